@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "TaxPro",
+  products: [
+    .executable(name: "taxpro", targets: ["taxpro"]),
+    .library(name: "TaxProCore", targets: ["TaxProCore"]),
+  ],
+  targets: [
+    /// Syntax, semantics, evaluation and diagnostics. No I/O.
+    .target(name: "TaxProCore"),
+    /// The standard library `.tax` files and the importer that loads them.
+    .target(
+      name: "TaxProLibrary",
+      dependencies: ["TaxProCore"],
+      resources: [.copy("Resources")]
+    ),
+    /// JSON-RPC 2.0 framing and LSP 3.17 types; knows nothing of TaxPro.
+    .target(name: "LanguageServerProtocol"),
+    /// The language server: documents, workspace, requests mapped to core queries.
+    .target(
+      name: "TaxProServer",
+      dependencies: ["TaxProCore", "TaxProLibrary", "LanguageServerProtocol"]
+    ),
+    /// libedit, through pkg-config.
+    .systemLibrary(
+      name: "CEditLine",
+      pkgConfig: "libedit",
+      providers: [.apt(["libedit-dev"])]
+    ),
+    /// A small line-editor protocol with a libedit implementation and a scripted one for tests; knows nothing of TaxPro.
+    .target(name: "LineEditing", dependencies: ["CEditLine"]),
+    /// The interactive loop, its commands, its files and its charts; with LineEditing, the only code that touches the terminal.
+    .target(
+      name: "TaxProREPL",
+      dependencies: ["TaxProCore", "TaxProLibrary", "LineEditing"]
+    ),
+    /// The executable: argument handling and wiring.
+    .executableTarget(
+      name: "taxpro",
+      dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL"]
+    ),
+    .testTarget(name: "TaxProCoreTests", dependencies: ["TaxProCore"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "TaxProLibraryTests", dependencies: ["TaxProCore", "TaxProLibrary"]),
+    .testTarget(name: "LanguageServerProtocolTests", dependencies: ["LanguageServerProtocol"]),
+    .testTarget(name: "TaxProServerTests", dependencies: ["TaxProServer", "LanguageServerProtocol"]),
+    .testTarget(name: "LineEditingTests", dependencies: ["LineEditing"]),
+    .testTarget(name: "TaxProREPLTests", dependencies: ["TaxProREPL"]),
+  ]
+)

@@ -1,0 +1,1 @@
+// JSON-RPC framing and LSP types (see ARCHITECTURE.md).
