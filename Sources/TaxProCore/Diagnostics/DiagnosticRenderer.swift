@@ -1,0 +1,80 @@
+/// The roles of text in a rendered diagnostic; a front end maps them to colours (or to nothing).
+public enum TextRole: Sendable {
+  case error, warning, information, note, help, location, gutter, marker, emphasis, plain
+}
+
+/// Renders diagnostics as compilers do: `FILE:LINE:COL: error: MESSAGE`, the source line, a caret underline, then notes.
+///
+/// The core only produces text; `style` decides how each role looks (ANSI colours in a terminal, nothing elsewhere).
+public struct DiagnosticRenderer: Sendable {
+  public var style: @Sendable (String, TextRole) -> String
+  public var sources: [FileID: SourceFile]
+
+  public init(sources: [FileID: SourceFile], style: @escaping @Sendable (String, TextRole) -> String = { text, _ in text }) {
+    self.sources = sources
+    self.style = style
+  }
+
+  public func render(_ diagnostics: [Diagnostic]) -> String {
+    diagnostics.map(render).joined()
+  }
+
+  /// `FILE:LINE:COL`.
+  public func location(_ span: Span) -> String {
+    guard let source = sources[span.file] else { return "<unknown>" }
+    let position = source.lineColumn(of: span.start)
+    return "\(source.name):\(position.line):\(position.column)"
+  }
+
+  public func render(_ diagnostic: Diagnostic) -> String {
+    let severityRole: TextRole =
+      switch diagnostic.severity {
+      case .error: .error
+      case .warning: .warning
+      case .information: .information
+      }
+    var output = style(location(diagnostic.span) + ":", .location) + " "
+    output += style(diagnostic.severity.rawValue + ":", severityRole) + " "
+    output += style(diagnostic.message, .emphasis) + "\n"
+    let gutterWidth = gutter(for: [diagnostic.span] + diagnostic.notes.compactMap(\.span))
+    output += snippet(diagnostic.span, gutterWidth: gutterWidth, role: severityRole)
+    let pad = String(repeating: " ", count: gutterWidth + 1)
+    for note in diagnostic.notes {
+      let role: TextRole = note.kind == .note ? .note : .help
+      output += pad + style("= " + note.kind.rawValue + ":", role) + " " + note.message + "\n"
+      if let span = note.span, span != diagnostic.span {
+        output += pad + "  " + style("--> " + location(span), .location) + "\n"
+        output += snippet(span, gutterWidth: gutterWidth, role: role)
+      }
+    }
+    return output
+  }
+
+  func gutter(for spans: [Span]) -> Int {
+    let lines = spans.compactMap { span in sources[span.file].map { $0.lineIndex(of: span.start) + 1 } }
+    return String(lines.max() ?? 1).count + 1
+  }
+
+  /// The source line of a span with a caret underline.
+  func snippet(_ span: Span, gutterWidth: Int, role: TextRole) -> String {
+    guard let source = sources[span.file], !source.bytes.isEmpty || span.start == 0 else { return "" }
+    let lineIndex = source.lineIndex(of: min(span.start, source.bytes.count))
+    let lineText = source.lineText(lineIndex)
+    let lineStart = source.lineStarts[lineIndex]
+    let lineBytes = Array(lineText.utf8)
+    let startInLine = max(0, min(span.start - lineStart, lineBytes.count))
+    let endInLine = max(startInLine, min(span.end - lineStart, lineBytes.count))
+    // Columns on screen: one per scalar, tabs kept so the caret lines up under them.
+    var padding = ""
+    for scalar in String(decoding: lineBytes[..<startInLine], as: UTF8.self).unicodeScalars {
+      padding.append(scalar == "\t" ? "\t" : " ")
+    }
+    let markedWidth = max(1, String(decoding: lineBytes[startInLine..<endInLine], as: UTF8.self).unicodeScalars.count)
+    let number = String(lineIndex + 1)
+    let blankGutter = String(repeating: " ", count: gutterWidth) + style("|", .gutter)
+    var output = String(repeating: " ", count: gutterWidth - number.count) + style(number, .gutter) + " "
+    output += style("|", .gutter) + " " + lineText + "\n"
+    output += blankGutter + " " + padding + style(String(repeating: "^", count: markedWidth), role) + "\n"
+    return output
+  }
+}

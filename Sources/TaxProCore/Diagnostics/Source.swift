@@ -1,0 +1,108 @@
+/// Identifies one source text within a program: a file, the standard library's files, an expression typed in.
+public struct FileID: Hashable, Sendable, Comparable {
+  public let rawValue: Int
+  public init(_ rawValue: Int) { self.rawValue = rawValue }
+  public static func < (lhs: FileID, rhs: FileID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A half-open range of UTF-8 byte offsets in one source.
+public struct Span: Hashable, Sendable {
+  public var file: FileID
+  public var start: Int
+  public var end: Int
+
+  public init(file: FileID, start: Int, end: Int) {
+    self.file = file
+    self.start = start
+    self.end = max(start, end)
+  }
+
+  /// The smallest span covering both.
+  public func to(_ other: Span) -> Span {
+    Span(file: file, start: min(start, other.start), end: max(end, other.end))
+  }
+
+  public func contains(_ offset: Int) -> Bool { offset >= start && offset < end }
+  /// Like `contains`, but also true just after the last byte (where an editor's cursor sits after a word).
+  public func touches(_ offset: Int) -> Bool { offset >= start && offset <= end }
+  public var length: Int { end - start }
+}
+
+/// A line and column, both counted from 1; the column counts Unicode scalars, as compilers print them.
+public struct LineColumn: Hashable, Sendable {
+  public var line: Int
+  public var column: Int
+}
+
+/// The text of one source with its line table.
+public struct SourceFile: Sendable {
+  public let id: FileID
+  /// How diagnostics name it: a path, `<expr>`, `<stdin>`, `<std>/ON.tax`.
+  public let name: String
+  public let text: String
+  public let bytes: [UInt8]
+  /// Byte offset of the first byte of each line.
+  public let lineStarts: [Int]
+
+  public init(id: FileID, name: String, text: String) {
+    self.id = id
+    self.name = name
+    self.text = text
+    self.bytes = Array(text.utf8)
+    var starts = [0]
+    starts.reserveCapacity(bytes.count / 32 + 1)
+    for (index, byte) in bytes.enumerated() where byte == 10 { starts.append(index + 1) }
+    self.lineStarts = starts
+  }
+
+  /// The 0-based line holding `offset`.
+  public func lineIndex(of offset: Int) -> Int {
+    var low = 0
+    var high = lineStarts.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+    }
+    return low
+  }
+
+  public func lineColumn(of offset: Int) -> LineColumn {
+    let clamped = max(0, min(offset, bytes.count))
+    let line = lineIndex(of: clamped)
+    var column = 1
+    var index = lineStarts[line]
+    while index < clamped {
+      // Count scalars: skip UTF-8 continuation bytes.
+      if bytes[index] & 0xC0 != 0x80 { column += 1 }
+      index += 1
+    }
+    // An offset inside a multi-byte scalar belongs to that scalar.
+    if clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { column -= 1 }
+    return LineColumn(line: line + 1, column: max(column, 1))
+  }
+
+  /// The text of a 0-based line without its line break.
+  public func lineText(_ line: Int) -> String {
+    guard line >= 0, line < lineStarts.count else { return "" }
+    let start = lineStarts[line]
+    var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
+    while end > start, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  /// The source text of a span.
+  public func text(of span: Span) -> String {
+    let start = max(0, min(span.start, bytes.count))
+    let end = max(start, min(span.end, bytes.count))
+    return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  /// Byte offset of a 0-based line and a 0-based column counted in UTF-8 bytes, clamped to the line.
+  public func offset(line: Int, byteColumn: Int) -> Int {
+    guard line >= 0 else { return 0 }
+    guard line < lineStarts.count else { return bytes.count }
+    let start = lineStarts[line]
+    let end = line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
+    return min(start + max(0, byteColumn), max(start, end))
+  }
+}

@@ -1,0 +1,28 @@
+/// Bracket arithmetic: progressive tax, marginal rate, average rate.
+public enum BracketMath {
+  /// Works out the tax on `amount`: each row's rate applies to the part of the amount between its threshold and the next
+  /// row's. The sum is exact and rounded once to the cent, half away from zero.
+  public static func compute(_ table: BracketTable, amount: ExactDecimal) throws(ArithmeticError) -> BracketComputation {
+    var portions: [BracketPortion] = []
+    var total = ExactDecimal.zero
+    var marginal = ExactDecimal.zero
+    for (index, row) in table.rows.enumerated() {
+      guard amount > row.threshold else {
+        if amount == row.threshold { marginal = row.rate }
+        break
+      }
+      marginal = row.rate
+      let upper = index + 1 < table.rows.count ? table.rows[index + 1].threshold : nil
+      let top = upper.map { min($0, amount) } ?? amount
+      let portion = try top.subtracting(row.threshold)
+      let tax = try portion.multiplied(by: row.rate)
+      total = try total.adding(tax)
+      portions.append(BracketPortion(lower: row.threshold, upper: upper, rate: row.rate, portion: portion, tax: tax))
+    }
+    let rounded = total.rounded(places: 2, .halfAwayFromZero)
+    let average = amount > .zero ? try rounded.divided(by: amount) : .zero
+    return BracketComputation(
+      table: table, amount: amount, portions: portions, exactTotal: total, total: rounded, marginalRate: marginal,
+      averageRate: average)
+  }
+}

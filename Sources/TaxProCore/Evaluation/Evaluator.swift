@@ -1,0 +1,383 @@
+/// A problem found while evaluating: division by zero, a value out of range, missing figures for a year…
+public struct RuntimeError: Error, Sendable {
+  public var diagnostic: Diagnostic
+  public init(_ diagnostic: Diagnostic) { self.diagnostic = diagnostic }
+}
+
+/// Bounds that make every evaluation finish.
+public struct EvaluationLimits: Sendable {
+  /// Expression nodes evaluated, at most.
+  public var steps: Int
+  /// Nested formula calls and expression levels, at most.
+  public var depth: Int
+  public init(steps: Int = 50_000_000, depth: Int = 3_000) {
+    self.steps = steps
+    self.depth = depth
+  }
+}
+
+/// Runs checked expressions for one tax year.
+///
+/// Parameters are read lazily and cached per evaluator. The evaluator is not thread-safe; make one per thread.
+public final class Evaluator {
+  public let program: Program
+  /// The tax year whose figures parameters read.
+  public let year: Int
+  public let limits: EvaluationLimits
+  /// Polled during long evaluations; return true to stop with a "cancelled" error (the REPL's Ctrl-C).
+  public var isCancelled: (() -> Bool)?
+
+  var parameterCache: [String: Value] = [:]
+  var constantCache: [Int: Value] = [:]
+  var steps = 0
+  var depth = 0
+  var recorder: ExplanationRecorder?
+  /// Formula calls being evaluated, innermost last, for error notes.
+  var callStack: [(name: String, span: Span)] = []
+
+  /// `year` defaults to the latest year with data (or the current one if there is none).
+  public init(program: Program, year: Int? = nil, limits: EvaluationLimits = EvaluationLimits()) {
+    self.program = program
+    self.year = year ?? program.latestYear ?? 2025
+    self.limits = limits
+  }
+
+  // MARK: Entry points
+
+  /// Evaluates a top-level expression (no locals).
+  public func evaluate(_ expression: TypedExpression) throws(RuntimeError) -> Value {
+    steps = 0
+    depth = 0
+    callStack = []
+    var frame: [Value] = []
+    return try evaluate(expression, in: &frame)
+  }
+
+  /// Evaluates and records the steps a learner reads.
+  public func explain(_ expression: TypedExpression) throws(RuntimeError) -> (Value, [ExplanationStep]) {
+    let recorder = ExplanationRecorder()
+    self.recorder = recorder
+    defer { self.recorder = nil }
+    let value = try evaluate(expression)
+    return (value, recorder.steps)
+  }
+
+  /// Calls a formula with arguments by parameter name; missing ones take their defaults.
+  public func call(_ formulaName: String, arguments: [String: Value], at span: Span) throws(RuntimeError) -> Value {
+    guard let index = program.formulaIndex[formulaName] else {
+      throw RuntimeError(.error("unknown-name", "unknown formula '\(formulaName)'", at: span))
+    }
+    let formula = program.formulas[index]
+    let typedArguments: [TypedExpression?] = formula.parameters.map { parameter in
+      arguments[parameter.name].map { TypedExpression(.literal($0), $0.type, span) }
+    }
+    return try evaluate(TypedExpression(.call(formula: index, arguments: typedArguments), formula.returnType, span))
+  }
+
+  func fail(
+    _ code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = []
+  ) -> RuntimeError {
+    var allNotes = notes
+    for frame in callStack.reversed().prefix(8) {
+      allNotes.append(DiagnosticNote(.note, "in '\(frame.name)', called here", span: frame.span))
+    }
+    return RuntimeError(.error(code, message, at: span, notes: allNotes))
+  }
+
+  func arithmeticFailure(_ error: ArithmeticError, at span: Span) -> RuntimeError {
+    switch error {
+    case .divisionByZero: fail("division-by-zero", "division by zero", at: span)
+    case .overflow:
+      fail("overflow", "the result is too large (TaxPro's numbers stay below 10^100)", at: span)
+    }
+  }
+
+  // MARK: The interpreter
+
+  func evaluate(_ expression: TypedExpression, in frame: inout [Value]) throws(RuntimeError) -> Value {
+    steps += 1
+    if steps > limits.steps {
+      throw fail(
+        "step-limit", "the evaluation took more than \(limits.steps) steps and was stopped", at: expression.span)
+    }
+    if steps & 4095 == 0, let isCancelled, isCancelled() {
+      throw fail("cancelled", "the evaluation was cancelled", at: expression.span)
+    }
+    depth += 1
+    defer { depth -= 1 }
+    if depth > limits.depth {
+      throw fail(
+        "depth-limit", "the evaluation went more than \(limits.depth) levels deep and was stopped", at: expression.span)
+    }
+    switch expression.kind {
+    case .literal(let value):
+      return value
+    case .local(let slot, _):
+      return slot < frame.count ? frame[slot] : .bool(false)
+    case .constant(let index):
+      return try constant(index, at: expression.span)
+    case .parameter(let jurisdiction, let name):
+      return try parameter(jurisdiction, name, at: expression.span)
+    case .provinceParameter(let object, let name):
+      guard case .province(let code) = try evaluate(object, in: &frame) else {
+        throw fail("internal", "expected a province", at: object.span)
+      }
+      return try parameter(code, name, at: expression.span)
+    case .jurisdictionName(let object):
+      if case .federal = object.kind { return .text(program.jurisdictions["federal"]?.fullName ?? "Canada") }
+      guard case .province(let code) = try evaluate(object, in: &frame) else {
+        throw fail("internal", "expected a province", at: object.span)
+      }
+      return .text(program.jurisdictions[code]?.fullName ?? code)
+    case .federal:
+      throw fail("not-a-value", "'federal' is not a value; use one of its parameters", at: expression.span)
+    case .negate(let operand):
+      let value = try evaluate(operand, in: &frame)
+      guard let decimal = value.decimal else { throw fail("internal", "expected a number", at: operand.span) }
+      return Value.numeric(value.type, -decimal)
+    case .not(let operand):
+      guard case .bool(let flag) = try evaluate(operand, in: &frame) else {
+        throw fail("internal", "expected true or false", at: operand.span)
+      }
+      return .bool(!flag)
+    case .arithmetic(let operation, let left, let right):
+      let leftValue = try evaluate(left, in: &frame)
+      let rightValue = try evaluate(right, in: &frame)
+      let result = try arithmetic(operation, leftValue, rightValue, type: expression.type, span: expression.span)
+      if let recorder {
+        recorder.begin()
+        recorder.end(.arithmetic(operation, leftValue, rightValue), span: expression.span, value: result)
+      }
+      return result
+    case .comparison(let op, let left, let right):
+      let leftValue = try evaluate(left, in: &frame)
+      let rightValue = try evaluate(right, in: &frame)
+      let result = Value.bool(compare(op, leftValue, rightValue))
+      if let recorder {
+        recorder.begin()
+        recorder.end(.comparison(op, leftValue, rightValue), span: expression.span, value: result)
+      }
+      return result
+    case .and(let left, let right):
+      guard case .bool(let first) = try evaluate(left, in: &frame) else { return .bool(false) }
+      if !first { return .bool(false) }
+      return try evaluate(right, in: &frame)
+    case .or(let left, let right):
+      guard case .bool(let first) = try evaluate(left, in: &frame) else { return .bool(false) }
+      if first { return .bool(true) }
+      return try evaluate(right, in: &frame)
+    case .conditional(let condition, let thenBranch, let elseBranch):
+      recorder?.begin()
+      guard case .bool(let taken) = try evaluate(condition, in: &frame) else {
+        recorder?.abandon()
+        throw fail("internal", "expected true or false", at: condition.span)
+      }
+      let value: Value
+      do throws(RuntimeError) {
+        value = try evaluate(taken ? thenBranch : elseBranch, in: &frame)
+      } catch {
+        recorder?.abandon()
+        throw error
+      }
+      recorder?.end(.condition(taken: taken), span: expression.span, value: value)
+      return value
+    case .call(let index, let arguments):
+      return try call(index, arguments, at: expression.span, callerFrame: &frame)
+    case .builtin(let builtin, let arguments):
+      var values: [Value] = []
+      values.reserveCapacity(arguments.count)
+      recorder?.begin()
+      do throws(RuntimeError) {
+        for argument in arguments { values.append(try evaluate(argument, in: &frame)) }
+        return try self.builtin(builtin, values, arguments, span: expression.span)
+      } catch {
+        recorder?.abandon()
+        throw error
+      }
+    case .brackets(let rows):
+      return try brackets(rows, in: &frame)
+    case .invalid:
+      throw fail("has-errors", "this expression has errors and cannot be evaluated", at: expression.span)
+    }
+  }
+
+  func compare(_ op: BinaryOperator, _ left: Value, _ right: Value) -> Bool {
+    if let a = left.decimal, let b = right.decimal {
+      let order = ExactDecimal.compare(a, b)
+      switch op {
+      case .equal: return order == 0
+      case .notEqual: return order != 0
+      case .less: return order < 0
+      case .lessEqual: return order <= 0
+      case .greater: return order > 0
+      case .greaterEqual: return order >= 0
+      default: return false
+      }
+    }
+    switch op {
+    case .equal: return left == right
+    case .notEqual: return left != right
+    default: return false
+    }
+  }
+
+  func arithmetic(
+    _ operation: ArithmeticOperation, _ left: Value, _ right: Value, type: TaxType, span: Span
+  ) throws(RuntimeError) -> Value {
+    guard let a = left.decimal, let b = right.decimal else {
+      throw fail("internal", "arithmetic on a value that is not a number", at: span)
+    }
+    do throws(ArithmeticError) {
+      let result: ExactDecimal
+      switch operation {
+      case .add: result = try a.adding(b)
+      case .subtract: result = try a.subtracting(b)
+      case .addPercentage: result = try a.adding(try a.multiplied(by: b))
+      case .subtractPercentage: result = try a.subtracting(try a.multiplied(by: b))
+      case .multiply: result = try a.multiplied(by: b)
+      case .divide: result = try a.divided(by: b)
+      }
+      return Value.numeric(type, result)
+    } catch {
+      throw arithmeticFailure(error, at: span)
+    }
+  }
+
+  // MARK: Globals
+
+  func constant(_ index: Int, at span: Span) throws(RuntimeError) -> Value {
+    if let cached = constantCache[index] { return cached }
+    let info = program.constants[index]
+    recorder?.begin()
+    var frame: [Value] = []
+    let value: Value
+    do throws(RuntimeError) {
+      value = try evaluate(info.value, in: &frame)
+    } catch {
+      recorder?.abandon()
+      throw error
+    }
+    recorder?.end(.constant(name: info.name), span: span, value: value)
+    constantCache[index] = value
+    return value
+  }
+
+  /// A jurisdiction's parameter for the evaluator's year.
+  public func parameter(_ code: String, _ name: String, at span: Span) throws(RuntimeError) -> Value {
+    let key = code + "." + name
+    if let cached = parameterCache[key] {
+      if let recorder {
+        recorder.begin()
+        recorder.end(.parameter(jurisdiction: code, year: year, name: name), span: span, value: cached)
+      }
+      return cached
+    }
+    guard let jurisdiction = program.jurisdictions[code] else {
+      throw fail("unknown-name", "unknown jurisdiction '\(code)'", at: span)
+    }
+    let shown = code == "federal" ? "federal" : code
+    guard let definitions = jurisdiction.years[year] else {
+      let years = jurisdiction.sortedYears.map(String.init).joined(separator: ", ")
+      throw fail(
+        "no-figures", "\(shown) has no figures for \(year)", at: span,
+        notes: [DiagnosticNote(.note, years.isEmpty ? "it has no figures at all" : "it has figures for \(years)")])
+    }
+    guard let definition = definitions[name] else {
+      let years = jurisdiction.sortedYears.filter { jurisdiction.years[$0]?[name] != nil }
+      throw fail(
+        "no-figures", "\(shown) has no '\(name)' for \(year)", at: span,
+        notes: years.isEmpty
+          ? [] : [DiagnosticNote(.note, "it is given for \(years.map(String.init).joined(separator: ", "))")])
+    }
+    recorder?.begin()
+    var frame: [Value] = []
+    var value: Value
+    do throws(RuntimeError) {
+      value = try evaluate(definition.value, in: &frame)
+    } catch {
+      recorder?.abandon()
+      throw error
+    }
+    if case .brackets(var table) = value {
+      table.origin = "\(shown).\(name) (\(year))"
+      value = .brackets(table)
+    }
+    recorder?.end(.parameter(jurisdiction: code, year: year, name: name), span: span, value: value)
+    parameterCache[key] = value
+    return value
+  }
+
+  // MARK: Calls
+
+  func call(
+    _ index: Int, _ arguments: [TypedExpression?], at span: Span, callerFrame: inout [Value]
+  ) throws(RuntimeError) -> Value {
+    let formula = program.formulas[index]
+    if formula.hasErrors {
+      throw fail(
+        "has-errors", "'\(formula.name)' has errors and cannot be run", at: span,
+        notes: [DiagnosticNote(.note, "defined here", span: formula.nameSpan)])
+    }
+    var frame = [Value](repeating: .bool(false), count: formula.slotCount)
+    // Arguments are evaluated in the caller's frame, defaults in the callee's (they may use earlier parameters).
+    var argumentValues: [NamedValue] = []
+    argumentValues.reserveCapacity(formula.parameters.count)
+    for (position, parameter) in formula.parameters.enumerated() {
+      let value: Value
+      let valueSpan: Span
+      if position < arguments.count, let argument = arguments[position] {
+        value = try evaluate(argument, in: &callerFrame)
+        valueSpan = argument.span
+      } else if let defaultValue = parameter.defaultValue {
+        value = try evaluate(defaultValue, in: &frame)
+        valueSpan = span
+      } else {
+        throw fail("missing-argument", "missing argument '\(parameter.name)'", at: span)
+      }
+      if parameter.lower != nil || parameter.upper != nil {
+        try checkRange(value, parameter, frame: &frame, span: valueSpan, formula: formula.name)
+      }
+      frame[position] = value
+      argumentValues.append(NamedValue(name: parameter.name, value: value))
+    }
+    callStack.append((formula.name, span))
+    defer { callStack.removeLast() }
+    recorder?.begin()
+    do throws(RuntimeError) {
+      for step in formula.lets {
+        recorder?.begin()
+        let value: Value
+        do throws(RuntimeError) {
+          value = try evaluate(step.value, in: &frame)
+        } catch {
+          recorder?.abandon()
+          throw error
+        }
+        recorder?.end(.binding(name: step.name), span: step.nameSpan, value: value)
+        frame[step.slot] = value
+      }
+      let result = try evaluate(formula.result, in: &frame)
+      recorder?.end(.formula(name: formula.name, arguments: argumentValues), span: span, value: result)
+      return result
+    } catch {
+      recorder?.abandon()
+      throw error
+    }
+  }
+
+  func checkRange(
+    _ value: Value, _ parameter: FormulaParameter, frame: inout [Value], span: Span, formula: String
+  ) throws(RuntimeError) {
+    guard let decimal = value.decimal else { return }
+    let lower = try parameter.lower.map { (expression) throws(RuntimeError) in try evaluate(expression, in: &frame) }
+    let upper = try parameter.upper.map { (expression) throws(RuntimeError) in try evaluate(expression, in: &frame) }
+    let tooLow = lower?.decimal.map { decimal < $0 } ?? false
+    let tooHigh = upper?.decimal.map { decimal > $0 } ?? false
+    guard tooLow || tooHigh else { return }
+    let range = [lower, upper].map { $0.map(ValueFormatter.format) ?? "…" }.joined(separator: " to ")
+    throw fail(
+      "out-of-range",
+      "'\(parameter.name)' of '\(formula)' must be from \(range), but it is \(ValueFormatter.format(value))",
+      at: span, notes: [DiagnosticNote(.note, "the range is declared here", span: parameter.span)])
+  }
+}

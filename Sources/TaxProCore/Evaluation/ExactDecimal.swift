@@ -1,0 +1,528 @@
+/// Why a decimal operation could not produce a value.
+public enum ArithmeticError: Error, Sendable, Equatable {
+  /// The result is larger than TaxPro's decimal range (magnitude 10^100 and up).
+  case overflow
+  case divisionByZero
+}
+
+/// How to round when a decimal has more digits than wanted.
+public enum RoundingMode: Sendable {
+  /// Ties go away from zero: the rule on tax forms (`$0.005` → `$0.01`).
+  case halfAwayFromZero
+  /// Ties go to the even digit; used only below the 34th significant digit.
+  case halfEven
+  case towardNegativeInfinity
+  case towardPositiveInfinity
+  case towardZero
+}
+
+/// An exact decimal number: `±magnitude × 10^exponent`, with at most 34 significant digits.
+///
+/// TaxPro never uses binary floating point for values: `0.1 + 0.2` is exactly `0.3`. Sums, differences and products are exact
+/// as long as they fit in 34 digits (any realistic amount of money or rate does); division and longer results are rounded
+/// to 34 significant digits, half to even. Magnitudes of 10^100 and more are an overflow; below 10^-100 they become zero.
+public struct ExactDecimal: Sendable {
+  /// Significant digits kept in every result.
+  public static let precision = 34
+  /// The largest allowed decimal exponent of the leading digit.
+  public static let maxAdjustedExponent = 99
+
+  @usableFromInline var negative: Bool
+  @usableFromInline var magnitude: UInt128
+  @usableFromInline var exponent: Int
+
+  @inlinable init(negative: Bool, magnitude: UInt128, exponent: Int) {
+    self.negative = magnitude == 0 ? false : negative
+    self.magnitude = magnitude
+    self.exponent = exponent
+  }
+
+  public static let zero = ExactDecimal(negative: false, magnitude: 0, exponent: 0)
+  public static let one = ExactDecimal(negative: false, magnitude: 1, exponent: 0)
+
+  /// An integer value.
+  public init(_ value: Int) {
+    self.init(negative: value < 0, magnitude: UInt128(value.magnitude), exponent: 0)
+  }
+
+  /// `significand × 10^exponent`, e.g. `ExactDecimal(significand: 505, exponent: -4)` is `0.0505`.
+  public init(significand: Int, exponent: Int) {
+    self.init(negative: significand < 0, magnitude: UInt128(significand.magnitude), exponent: exponent)
+  }
+
+  public var isZero: Bool { magnitude == 0 }
+  public var isNegative: Bool { negative }
+  public var sign: Int { magnitude == 0 ? 0 : (negative ? -1 : 1) }
+}
+
+// MARK: - Powers of ten and digit counts
+
+@usableFromInline let powersOfTen: [UInt128] = {
+  var table: [UInt128] = [1]
+  for _ in 1...38 { table.append(table[table.count - 1] * 10) }
+  return table
+}()
+
+@usableFromInline func digitCount(_ value: UInt128) -> Int {
+  if value == 0 { return 1 }
+  let bits = 128 - value.leadingZeroBitCount
+  // bits × log10(2), a lower estimate of the digit count minus one.
+  var digits = (bits * 1233) >> 12
+  if digits < 38, value >= powersOfTen[digits + 1] { digits += 1 }
+  if digits < 39, value >= powersOfTen[digits] { digits += 1 }
+  return max(digits, 1)
+}
+
+// MARK: - Rounding a raw result to the precision
+
+extension ExactDecimal {
+  /// Rounds a raw result to `precision` digits and checks the range. `sticky` says the true value lies strictly above
+  /// `magnitude` (by less than one unit in its last place): digits already discarded were not all zero.
+  @usableFromInline static func normalized(
+    negative: Bool, magnitude: UInt128, exponent: Int, sticky: Bool = false
+  ) throws(ArithmeticError) -> ExactDecimal {
+    var magnitude = magnitude
+    var exponent = exponent
+    let digits = digitCount(magnitude)
+    if digits > precision {
+      let drop = digits - precision
+      let divisor = powersOfTen[drop]
+      let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: divisor)
+      magnitude = quotient
+      exponent += drop
+      let half = divisor / 2
+      if remainder > half || (remainder == half && (sticky || quotient & 1 == 1)) {
+        magnitude += 1
+        if magnitude == powersOfTen[precision] {
+          magnitude /= 10
+          exponent += 1
+        }
+      }
+    }
+    if magnitude == 0 { return .zero }
+    let adjusted = exponent + digitCount(magnitude) - 1
+    if adjusted > maxAdjustedExponent { throw .overflow }
+    if adjusted < -maxAdjustedExponent - 1 { return .zero }
+    return ExactDecimal(negative: negative, magnitude: magnitude, exponent: exponent)
+  }
+}
+
+// MARK: - Arithmetic
+
+extension ExactDecimal {
+  public static prefix func - (value: ExactDecimal) -> ExactDecimal {
+    ExactDecimal(negative: !value.negative, magnitude: value.magnitude, exponent: value.exponent)
+  }
+
+  public var absoluteValue: ExactDecimal {
+    ExactDecimal(negative: false, magnitude: magnitude, exponent: exponent)
+  }
+
+  public func adding(_ other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    if other.magnitude == 0 { return self }
+    if magnitude == 0 { return other }
+    let (high, low) = exponent >= other.exponent ? (self, other) : (other, self)
+    let shift = high.exponent - low.exponent
+    let highDigits = digitCount(high.magnitude)
+    if highDigits + shift <= 38 {
+      let scaled = high.magnitude * powersOfTen[shift]
+      return try Self.combine(
+        scaled, negative: high.negative, with: low.magnitude, negative: low.negative,
+        exponent: low.exponent, sticky: false)
+    }
+    // The smaller operand lies entirely below the 37th digit of the larger: keep 37 digits of the larger, truncate
+    // the smaller and remember that something was cut off.
+    let up = 37 - highDigits
+    let scaled = high.magnitude * powersOfTen[up]
+    let resultExponent = high.exponent - up
+    let down = resultExponent - low.exponent
+    var truncated: UInt128 = 0
+    var sticky = true
+    if down <= 38 {
+      let (quotient, remainder) = low.magnitude.quotientAndRemainder(dividingBy: powersOfTen[down])
+      truncated = quotient
+      sticky = remainder != 0
+    }
+    return try Self.combine(
+      scaled, negative: high.negative, with: truncated, negative: low.negative,
+      exponent: resultExponent, sticky: sticky)
+  }
+
+  /// Adds two aligned signed magnitudes. When `sticky`, the second operand's true magnitude is a little above `b`.
+  @usableFromInline static func combine(
+    _ a: UInt128, negative aNegative: Bool, with b: UInt128, negative bNegative: Bool, exponent: Int, sticky: Bool
+  ) throws(ArithmeticError) -> ExactDecimal {
+    if aNegative == bNegative {
+      let (sum, overflow) = a.addingReportingOverflow(b)
+      if overflow {
+        // Both below 10^38, so the sum is below 2 × 10^38 < 2^128; cannot happen, but never trap on it.
+        throw .overflow
+      }
+      return try normalized(negative: aNegative, magnitude: sum, exponent: exponent, sticky: sticky)
+    }
+    if a >= b {
+      // a − (b + f) = (a − b − 1) + (1 − f): round from below with the sticky fraction.
+      if sticky && a > b {
+        return try normalized(negative: aNegative, magnitude: a - b - 1, exponent: exponent, sticky: true)
+      }
+      return try normalized(negative: aNegative, magnitude: a - b, exponent: exponent, sticky: sticky)
+    }
+    return try normalized(negative: bNegative, magnitude: b - a, exponent: exponent, sticky: sticky)
+  }
+
+  public func subtracting(_ other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    try adding(-other)
+  }
+
+  public func multiplied(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    let resultNegative = negative != other.negative
+    if magnitude == 0 || other.magnitude == 0 { return .zero }
+    let exponentSum = exponent + other.exponent
+    let (high, low) = magnitude.multipliedFullWidth(by: other.magnitude)
+    if high == 0 {
+      return try Self.normalized(negative: resultNegative, magnitude: low, exponent: exponentSum)
+    }
+    var wide = WideUInt(high: high, low: low)
+    let (reduced, dropped, sticky) = wide.reduceToDigits(37)
+    return try Self.normalized(
+      negative: resultNegative, magnitude: reduced, exponent: exponentSum + dropped, sticky: sticky)
+  }
+
+  public func divided(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    if other.magnitude == 0 { throw .divisionByZero }
+    if magnitude == 0 { return .zero }
+    let resultNegative = negative != other.negative
+    // Scale the dividend so that the quotient has 37 or 38 digits, three more than the precision.
+    let scale = 37 + digitCount(other.magnitude) - digitCount(magnitude)
+    var wide = WideUInt(high: 0, low: magnitude)
+    wide.multiplyByPowerOfTen(scale)
+    guard let (quotient, remainderIsZero) = wide.divided(by: other.magnitude) else { throw .overflow }
+    return try Self.normalized(
+      negative: resultNegative, magnitude: quotient, exponent: exponent - other.exponent - scale,
+      sticky: !remainderIsZero)
+  }
+
+  public static func + (lhs: ExactDecimal, rhs: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    try lhs.adding(rhs)
+  }
+  public static func - (lhs: ExactDecimal, rhs: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    try lhs.subtracting(rhs)
+  }
+  public static func * (lhs: ExactDecimal, rhs: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    try lhs.multiplied(by: rhs)
+  }
+  public static func / (lhs: ExactDecimal, rhs: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    try lhs.divided(by: rhs)
+  }
+}
+
+// MARK: - Rounding to a number of decimal places
+
+extension ExactDecimal {
+  /// The value rounded to `places` digits after the decimal point (negative `places` round to tens, hundreds, …).
+  public func rounded(places: Int, _ mode: RoundingMode) -> ExactDecimal {
+    let drop = -exponent - places
+    if drop <= 0 || magnitude == 0 { return self }
+    var quotient: UInt128 = 0
+    var remainderComparedToHalf: Int  // -1 below half, 0 exactly half, 1 above
+    var remainderIsZero: Bool
+    if drop <= 38 {
+      let divisor = powersOfTen[drop]
+      let (q, r) = magnitude.quotientAndRemainder(dividingBy: divisor)
+      quotient = q
+      let half = divisor / 2
+      remainderComparedToHalf = r < half ? -1 : (r == half ? 0 : 1)
+      remainderIsZero = r == 0
+    } else {
+      // The whole magnitude (below 10^38) is less than half of 10^drop.
+      remainderComparedToHalf = -1
+      remainderIsZero = false
+    }
+    var roundUp = false
+    if !remainderIsZero {
+      switch mode {
+      case .halfAwayFromZero: roundUp = remainderComparedToHalf >= 0
+      case .halfEven: roundUp = remainderComparedToHalf > 0 || (remainderComparedToHalf == 0 && quotient & 1 == 1)
+      case .towardZero: roundUp = false
+      case .towardPositiveInfinity: roundUp = !negative
+      case .towardNegativeInfinity: roundUp = negative
+      }
+    }
+    if roundUp { quotient += 1 }
+    // The result has no more digits than the input, plus at most one: always representable.
+    return ExactDecimal(negative: negative, magnitude: quotient, exponent: -places)
+  }
+
+  /// The value rounded to `digits` significant digits, half away from zero.
+  public func rounded(significantDigits digits: Int) -> ExactDecimal {
+    if magnitude == 0 { return self }
+    let adjusted = exponent + digitCount(magnitude) - 1
+    return rounded(places: digits - 1 - adjusted, .halfAwayFromZero)
+  }
+
+  /// True when the value has no fractional part.
+  public var isInteger: Bool {
+    if exponent >= 0 || magnitude == 0 { return true }
+    if -exponent > 38 { return false }
+    return magnitude % powersOfTen[-exponent] == 0
+  }
+
+  /// The value as an `Int` when it is a whole number that fits.
+  public var intValue: Int? {
+    guard isInteger else { return nil }
+    let trimmed = rounded(places: 0, .towardZero)
+    var value = trimmed.magnitude
+    var exponent = trimmed.exponent
+    while exponent > 0 {
+      guard value <= UInt128(Int.max) / 10 else { return nil }
+      value *= 10
+      exponent -= 1
+    }
+    guard value <= UInt128(Int.max) else { return nil }
+    let result = Int(value)
+    return negative ? -result : result
+  }
+
+  /// The same value with trailing zeros removed from the magnitude (for hashing and printing).
+  public var trimmed: ExactDecimal {
+    if magnitude == 0 { return .zero }
+    var magnitude = self.magnitude
+    var exponent = self.exponent
+    while magnitude % 10 == 0 {
+      magnitude /= 10
+      exponent += 1
+    }
+    return ExactDecimal(negative: negative, magnitude: magnitude, exponent: exponent)
+  }
+
+  /// The decimal digits of the magnitude and the exponent of the last one; for formatting.
+  public var digitsAndExponent: (digits: [UInt8], exponent: Int) {
+    var digits: [UInt8] = []
+    var value = magnitude
+    repeat {
+      digits.append(UInt8(value % 10))
+      value /= 10
+    } while value > 0
+    return (digits.reversed(), exponent)
+  }
+
+  /// Multiplies by 10^power exactly (used for percent conversions).
+  public func scaled(byPowerOfTen power: Int) throws(ArithmeticError) -> ExactDecimal {
+    try Self.normalized(negative: negative, magnitude: magnitude, exponent: exponent + power)
+  }
+}
+
+// MARK: - Comparison, equality, hashing
+
+extension ExactDecimal: Comparable, Hashable {
+  public static func == (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
+    compare(lhs, rhs) == 0
+  }
+
+  public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
+    compare(lhs, rhs) < 0
+  }
+
+  /// -1, 0 or 1.
+  public static func compare(_ lhs: ExactDecimal, _ rhs: ExactDecimal) -> Int {
+    if lhs.sign != rhs.sign { return lhs.sign < rhs.sign ? -1 : 1 }
+    if lhs.sign == 0 { return 0 }
+    let magnitudeOrder = compareMagnitudes(lhs, rhs)
+    return lhs.negative ? -magnitudeOrder : magnitudeOrder
+  }
+
+  static func compareMagnitudes(_ lhs: ExactDecimal, _ rhs: ExactDecimal) -> Int {
+    let lhsDigits = digitCount(lhs.magnitude)
+    let rhsDigits = digitCount(rhs.magnitude)
+    let lhsAdjusted = lhs.exponent + lhsDigits - 1
+    let rhsAdjusted = rhs.exponent + rhsDigits - 1
+    if lhsAdjusted != rhsAdjusted { return lhsAdjusted < rhsAdjusted ? -1 : 1 }
+    // Same leading position: align the shorter magnitude to the longer one (both stay below 10^38).
+    var a = lhs.magnitude
+    var b = rhs.magnitude
+    if lhsDigits < rhsDigits { a *= powersOfTen[rhsDigits - lhsDigits] }
+    if rhsDigits < lhsDigits { b *= powersOfTen[lhsDigits - rhsDigits] }
+    return a == b ? 0 : (a < b ? -1 : 1)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    let canonical = trimmed
+    hasher.combine(canonical.negative)
+    hasher.combine(canonical.magnitude)
+    hasher.combine(canonical.exponent)
+  }
+}
+
+extension ExactDecimal: CustomStringConvertible {
+  /// Plain decimal notation with every digit, e.g. `-1234.5`.
+  public var description: String {
+    let (digits, exponent) = trimmed.digitsAndExponent
+    var text = negative ? "-" : ""
+    if exponent >= 0 {
+      text += digits.map { String($0) }.joined() + String(repeating: "0", count: exponent)
+      return text
+    }
+    let fraction = -exponent
+    if fraction >= digits.count {
+      text += "0." + String(repeating: "0", count: fraction - digits.count) + digits.map { String($0) }.joined()
+    } else {
+      let split = digits.count - fraction
+      text += digits[..<split].map { String($0) }.joined() + "." + digits[split...].map { String($0) }.joined()
+    }
+    return text
+  }
+}
+
+// MARK: - Parsing
+
+extension ExactDecimal {
+  /// Parses plain decimal digits such as `1234.5678` (no sign, no separators). Digits beyond the precision are
+  /// rounded, half to even; `isExact` is false then. Throws `.overflow` for magnitudes of 10^100 and more.
+  public static func parse<Bytes: Collection<UInt8>>(digits text: Bytes) throws(ArithmeticError) -> (
+    value: ExactDecimal, isExact: Bool
+  ) {
+    var magnitude: UInt128 = 0
+    var exponent = 0
+    var kept = 0
+    var seenPoint = false
+    var firstDropped: UInt8? = nil
+    var laterDroppedNonZero = false
+    for byte in text {
+      if byte == UInt8(ascii: ".") {
+        seenPoint = true
+        continue
+      }
+      guard byte >= 48, byte <= 57 else { continue }
+      let digit = byte - 48
+      if kept == 0 && digit == 0 {
+        if seenPoint { exponent -= 1 }
+        continue
+      }
+      if kept < 38 {
+        magnitude = magnitude * 10 + UInt128(digit)
+        kept += 1
+        if seenPoint { exponent -= 1 }
+      } else {
+        if firstDropped == nil { firstDropped = digit } else if digit != 0 { laterDroppedNonZero = true }
+        if !seenPoint { exponent += 1 }
+      }
+    }
+    // Digits beyond the 38th are rounded half up there; `normalized` then rounds to the precision.
+    let droppedNonZero = (firstDropped ?? 0) != 0 || laterDroppedNonZero
+    if let first = firstDropped, first >= 5 { magnitude += 1 }
+    let isExact = !droppedNonZero && digitCount(magnitude) <= precision
+    let value = try normalized(negative: false, magnitude: magnitude, exponent: exponent, sticky: false)
+    return (value, isExact && value.magnitude == magnitude)
+  }
+
+  /// Parses an optionally signed decimal string such as `-12.50`; nil when it is not one.
+  public init?(_ text: String) {
+    var bytes = Array(text.utf8)
+    var negative = false
+    if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+      negative = first == UInt8(ascii: "-")
+      bytes.removeFirst()
+    }
+    var digits = 0
+    var points = 0
+    for byte in bytes {
+      if byte == UInt8(ascii: ".") { points += 1 } else if byte >= 48 && byte <= 57 { digits += 1 } else { return nil }
+    }
+    guard digits > 0, points <= 1 else { return nil }
+    guard let parsed = try? Self.parse(digits: bytes) else { return nil }
+    self = negative ? -parsed.value : parsed.value
+  }
+}
+
+// MARK: - Wide intermediate results
+
+/// A 256-bit unsigned integer as four 64-bit limbs, most significant first; only what products and quotients need.
+@usableFromInline struct WideUInt {
+  var limbs: [UInt64]  // 4 limbs, big-endian
+
+  @usableFromInline init(high: UInt128, low: UInt128) {
+    limbs = [UInt64(high >> 64), UInt64(truncatingIfNeeded: high), UInt64(low >> 64), UInt64(truncatingIfNeeded: low)]
+  }
+
+  var isZero: Bool { limbs.allSatisfy { $0 == 0 } }
+  var fitsIn128: Bool { limbs[0] == 0 && limbs[1] == 0 }
+  var low128: UInt128 { UInt128(limbs[2]) << 64 | UInt128(limbs[3]) }
+  var high128: UInt128 { UInt128(limbs[0]) << 64 | UInt128(limbs[1]) }
+
+  var bitWidth: Int {
+    for (index, limb) in limbs.enumerated() where limb != 0 {
+      return (4 - index) * 64 - limb.leadingZeroBitCount
+    }
+    return 0
+  }
+
+  /// Divides in place by a 64-bit divisor; returns the remainder.
+  mutating func divide(by divisor: UInt64) -> UInt64 {
+    var remainder: UInt64 = 0
+    for index in 0..<4 {
+      let (quotient, rest) = divisor.dividingFullWidth((remainder, limbs[index]))
+      limbs[index] = quotient
+      remainder = rest
+    }
+    return remainder
+  }
+
+  /// Multiplies in place by a 64-bit factor; the caller guarantees the product fits.
+  mutating func multiply(by factor: UInt64) {
+    var carry: UInt64 = 0
+    for index in stride(from: 3, through: 0, by: -1) {
+      let (high, low) = limbs[index].multipliedFullWidth(by: factor)
+      let (sum, overflow) = low.addingReportingOverflow(carry)
+      limbs[index] = sum
+      carry = high &+ (overflow ? 1 : 0)
+    }
+  }
+
+  mutating func multiplyByPowerOfTen(_ power: Int) {
+    var remaining = power
+    while remaining > 0 {
+      let step = min(remaining, 19)
+      multiply(by: UInt64(powersOfTen[step]))
+      remaining -= step
+    }
+  }
+
+  /// Divides by a power of ten until at most `digits` digits are left; returns the reduced value, how many digits were
+  /// dropped, and whether any dropped digit was non-zero.
+  mutating func reduceToDigits(_ digits: Int) -> (UInt128, Int, Bool) {
+    var dropped = 0
+    var sticky = false
+    // A lower estimate of the digit count from the bit width.
+    while true {
+      let estimate = (bitWidth * 1233) >> 12
+      let excess = estimate - digits
+      if excess <= 0 && fitsIn128 {
+        let value = low128
+        let extra = digitCount(value) - digits
+        if extra <= 0 { return (value, dropped, sticky) }
+        let divisor = powersOfTen[extra]
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        // Keep the guard digits exact: fold a non-zero remainder into the sticky flag only.
+        if remainder != 0 { sticky = true }
+        return (quotient, dropped + extra, sticky)
+      }
+      let step = min(max(excess, 1), 19)
+      if divide(by: UInt64(powersOfTen[step])) != 0 { sticky = true }
+      dropped += step
+    }
+  }
+
+  /// Divides by a 128-bit divisor; nil if the quotient does not fit in 128 bits.
+  func divided(by divisor: UInt128) -> (UInt128, Bool)? {
+    if divisor <= UInt128(UInt64.max) {
+      var copy = self
+      let remainder = copy.divide(by: UInt64(divisor))
+      guard copy.fitsIn128 else { return nil }
+      return (copy.low128, remainder == 0)
+    }
+    let high = high128
+    guard high < divisor else { return nil }
+    let (quotient, remainder) = divisor.dividingFullWidth((high: high, low: low128))
+    return (quotient, remainder == 0)
+  }
+}

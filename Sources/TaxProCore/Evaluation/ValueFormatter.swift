@@ -1,0 +1,129 @@
+/// Prints values the way the brief's table says: `$1,234.56`, `-$12.00`, `13%`, `15.0198%`, `0.333333333333`, `2.5`.
+public enum ValueFormatter {
+  /// Significant digits shown for a `Number`.
+  public static let numberDigits = 12
+  /// Decimals of a percentage shown for a `Rate`.
+  public static let rateDecimals = 4
+
+  public static func format(_ value: Value) -> String {
+    switch value {
+    case .money(let amount): money(amount)
+    case .rate(let rate): self.rate(rate)
+    case .number(let number): self.number(number)
+    case .bool(let flag): flag ? "true" : "false"
+    case .text(let text): text
+    case .province(let code): code
+    case .brackets(let table): brackets(table)
+    }
+  }
+
+  /// `$85,000.00`, `-$12.00`.
+  public static func money(_ amount: ExactDecimal) -> String {
+    let cents = amount.rounded(places: 2, .halfAwayFromZero)
+    let plain = fixed(cents.absoluteValue, decimals: 2)
+    let parts = plain.split(separator: ".", maxSplits: 1)
+    let integer = groupThousands(String(parts[0]))
+    let fraction = parts.count > 1 ? String(parts[1]) : "00"
+    return (cents.isNegative ? "-$" : "$") + integer + "." + fraction
+  }
+
+  /// `13%`, `15.0198%`, `-2.5%`.
+  public static func rate(_ fraction: ExactDecimal) -> String {
+    let percent = (try? fraction.scaled(byPowerOfTen: 2)) ?? fraction
+    let rounded = percent.rounded(places: rateDecimals, .halfAwayFromZero)
+    return trimmed(rounded) + "%"
+  }
+
+  /// At most 12 significant digits, no trailing zeros; scientific notation only for very large or small numbers.
+  public static func number(_ value: ExactDecimal) -> String {
+    if value.isZero { return "0" }
+    let rounded = value.rounded(significantDigits: numberDigits).trimmed
+    let (digits, exponent) = rounded.digitsAndExponent
+    let adjusted = exponent + digits.count - 1
+    if adjusted >= 15 || adjusted < -6 {
+      var text = rounded.isNegative ? "-" : ""
+      text += String(digits[0])
+      if digits.count > 1 { text += "." + digits.dropFirst().map(String.init).joined() }
+      return text + "e" + String(adjusted)
+    }
+    return trimmed(rounded)
+  }
+
+  /// Plain notation with trailing fractional zeros removed.
+  static func trimmed(_ value: ExactDecimal) -> String {
+    value.trimmed.description
+  }
+
+  /// Plain notation with exactly `decimals` fractional digits (the value must already be rounded).
+  static func fixed(_ value: ExactDecimal, decimals: Int) -> String {
+    let (digits, exponent) = value.rounded(places: decimals, .halfAwayFromZero).digitsAndExponent
+    var all = digits.map { Character(String($0)) }
+    var scale = -exponent
+    while scale < decimals {
+      all.append("0")
+      scale += 1
+    }
+    while all.count <= decimals { all.insert("0", at: 0) }
+    let split = all.count - decimals
+    let integer = String(all[..<split])
+    return decimals == 0 ? integer : integer + "." + String(all[split...])
+  }
+
+  static func groupThousands(_ integer: String) -> String {
+    let characters = Array(integer)
+    var result = ""
+    result.reserveCapacity(characters.count + characters.count / 3)
+    for (position, character) in characters.enumerated() {
+      if position > 0 && (characters.count - position) % 3 == 0 { result.append(",") }
+      result.append(character)
+    }
+    return result
+  }
+
+  /// A bracket table on one line: `brackets { $0 -> 5.05%, $52,886 -> 9.15% }`.
+  public static func brackets(_ table: BracketTable) -> String {
+    "brackets { " + table.rows.map { money($0.threshold) + " -> " + rate($0.rate) }.joined(separator: ", ") + " }"
+  }
+
+  /// Source text that evaluates to the value (for `ans`, fixes and saved inputs).
+  public static func literal(_ value: Value) -> String {
+    switch value {
+    case .text(let text):
+      "\"" + text.replacingOccurrences("\\", with: "\\\\").replacingOccurrences("\"", with: "\\\"") + "\""
+    case .rate(let fraction):
+      ((try? fraction.scaled(byPowerOfTen: 2)) ?? fraction).trimmed.description + "%"
+    case .number(let number): number.trimmed.description
+    default: format(value)
+    }
+  }
+}
+
+extension String {
+  /// Foundation-free replacement (the core does not import Foundation).
+  func replacingOccurrences(_ target: String, with replacement: String) -> String {
+    guard !target.isEmpty else { return self }
+    var result = ""
+    var remaining = self[...]
+    while let range = remaining.range(of: target) {
+      result += remaining[..<range.lowerBound]
+      result += replacement
+      remaining = remaining[range.upperBound...]
+    }
+    result += remaining
+    return result
+  }
+}
+
+extension Substring {
+  func range(of target: String) -> Range<Substring.Index>? {
+    guard let first = target.first else { return nil }
+    var index = startIndex
+    while index < endIndex {
+      if self[index] == first, self[index...].hasPrefix(target) {
+        return index..<self.index(index, offsetBy: target.count)
+      }
+      index = self.index(after: index)
+    }
+    return nil
+  }
+}

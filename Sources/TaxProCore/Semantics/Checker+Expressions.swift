@@ -1,0 +1,416 @@
+extension Checker {
+  func edge(from scope: Scope, to node: GlobalNode) {
+    guard let owner = scope.owner else { return }
+    edges[owner, default: []].insert(node)
+  }
+
+  func check(_ expression: Expression, in scope: inout Scope) -> TypedExpression {
+    let span = expression.span
+    switch expression.kind {
+    case .number(let value): return TypedExpression(.literal(.number(value)), .number, span)
+    case .money(let value): return TypedExpression(.literal(.money(value)), .money, span)
+    case .rate(let value): return TypedExpression(.literal(.rate(value)), .rate, span)
+    case .text(let value): return TypedExpression(.literal(.text(value)), .text, span)
+    case .bool(let value): return TypedExpression(.literal(.bool(value)), .bool, span)
+    case .missing: return .invalid(span)
+    case .federal:
+      return TypedExpression(.federal, .federal, span)
+    case .parenthesized(let inner):
+      var typed = check(inner, in: &scope)
+      typed.span = span
+      return typed
+    case .name(let name):
+      return checkName(name, span, in: &scope)
+    case .unary(let op, let operand, let operatorSpan):
+      return checkUnary(op, operand, operatorSpan, span, in: &scope)
+    case .binary(let op, let left, let right, let operatorSpan):
+      return checkBinary(op, left, right, operatorSpan, span, in: &scope)
+    case .call(let callee, let arguments):
+      return checkCall(callee, arguments, span, in: &scope)
+    case .member(let object, let member):
+      return checkMember(object, member, span, in: &scope)
+    case .conditional(let condition, let thenBranch, let elseBranch):
+      return checkConditional(condition, thenBranch, elseBranch, span, in: &scope)
+    case .brackets(let rows):
+      return checkBrackets(rows, span, in: &scope)
+    }
+  }
+
+  // MARK: Names
+
+  func checkName(_ name: String, _ span: Span, in scope: inout Scope) -> TypedExpression {
+    if let binding = scope.bindings[name] {
+      if binding.isParameter, let formula = scope.formulaName {
+        record(span, .formulaParameter(formula: formula, name: name))
+      } else {
+        record(span, .local(name: name, definition: binding.definition))
+      }
+      return TypedExpression(.local(slot: binding.slot, name: name), binding.type, span)
+    }
+    if let value = predefined[name] {
+      return TypedExpression(.literal(value), value.type, span)
+    }
+    if let index = constantIndex[name] {
+      record(span, .constant(name))
+      edge(from: scope, to: .constant(index))
+      let type = constantType(index, usedAt: span)
+      return TypedExpression(.constant(index: index), type, span)
+    }
+    if let declaration = jurisdictionDeclarations[name], declaration.kind == .province {
+      record(span, .jurisdiction(name))
+      return TypedExpression(.literal(.province(name)), .province, span)
+    }
+    if formulaIndex[name] != nil || Builtin(rawValue: name) != nil {
+      let signature = formulaIndex[name].map { _ in name + "(…)" } ?? (Builtin(rawValue: name)?.signature ?? name)
+      error(
+        "not-a-value", "'\(name)' is a formula; call it with its arguments", at: span,
+        notes: [DiagnosticNote(.help, "write \(signature)")])
+      if formulaIndex[name] != nil { record(span, .formula(name)) }
+      return .invalid(span)
+    }
+    if let type = TaxType(name: name) {
+      error("not-a-value", "'\(name)' is a type, not a value", at: span)
+      record(span, .type(type))
+      return .invalid(span)
+    }
+    reportUnknownName(name, span, in: scope)
+    return .invalid(span)
+  }
+
+  func visibleNames(in scope: Scope) -> [String] {
+    Array(scope.bindings.keys) + Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys)
+      + Array(predefined.keys)
+  }
+
+  func reportUnknownName(_ name: String, _ span: Span, in scope: Scope) {
+    var notes: [DiagnosticNote] = []
+    var fixes: [Fix] = []
+    if let suggestion = Suggestions.closest(to: name, among: visibleNames(in: scope)) {
+      notes.append(DiagnosticNote(.help, "did you mean '\(suggestion)'?"))
+      fixes.append(Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: span, text: suggestion)]))
+    } else if name.count == 2, name == name.uppercased(), !provinceCodes.isEmpty {
+      notes.append(DiagnosticNote(.note, "the provinces and territories are \(provinceCodes.sorted().joined(separator: " "))"))
+    }
+    error("unknown-name", "unknown name '\(name)'", at: span, notes: notes, fixes: fixes)
+  }
+
+  // MARK: Operators
+
+  func checkUnary(
+    _ op: UnaryOperator, _ operand: Expression, _ operatorSpan: Span, _ span: Span, in scope: inout Scope
+  ) -> TypedExpression {
+    let typed = check(operand, in: &scope)
+    switch op {
+    case .negate:
+      if typed.type == .error { return .invalid(span) }
+      guard typed.type.isNumeric else {
+        error(
+          "type-mismatch", "cannot negate \(typed.type)", at: span,
+          notes: [DiagnosticNote(.note, "'-' works on Money, Rate and Number")])
+        return .invalid(span)
+      }
+      return TypedExpression(.negate(typed), typed.type, span)
+    case .not:
+      if typed.type == .error { return .invalid(span) }
+      guard typed.type == .bool else {
+        error("type-mismatch", "'not' needs true or false, but this is \(typed.type)", at: operand.span)
+        return .invalid(span)
+      }
+      return TypedExpression(.not(typed), .bool, span)
+    }
+  }
+
+  /// The operation and result type of `left op right`, or nil when the types do not combine.
+  static func arithmetic(_ op: BinaryOperator, _ left: TaxType, _ right: TaxType) -> (ArithmeticOperation, TaxType)? {
+    switch op {
+    case .add, .subtract:
+      if left == right && left.isNumeric { return (op == .add ? .add : .subtract, left) }
+      if (left == .money || left == .number) && right == .rate {
+        return (op == .add ? .addPercentage : .subtractPercentage, left)
+      }
+      return nil
+    case .multiply:
+      switch (left, right) {
+      case (.money, .number), (.money, .rate), (.number, .money), (.rate, .money): return (.multiply, .money)
+      case (.rate, .rate), (.rate, .number), (.number, .rate): return (.multiply, .rate)
+      case (.number, .number): return (.multiply, .number)
+      default: return nil
+      }
+    case .divide:
+      switch (left, right) {
+      case (.money, .number), (.money, .rate): return (.divide, .money)
+      case (.money, .money): return (.divide, .rate)
+      case (.rate, .rate): return (.divide, .number)
+      case (.rate, .number): return (.divide, .rate)
+      case (.number, .rate), (.number, .number): return (.divide, .number)
+      default: return nil
+      }
+    default:
+      return nil
+    }
+  }
+
+  func checkBinary(
+    _ op: BinaryOperator, _ left: Expression, _ right: Expression, _ operatorSpan: Span, _ span: Span,
+    in scope: inout Scope
+  ) -> TypedExpression {
+    let typedLeft = check(left, in: &scope)
+    let typedRight = check(right, in: &scope)
+    if typedLeft.type == .error || typedRight.type == .error { return .invalid(span) }
+    let l = typedLeft.type
+    let r = typedRight.type
+    switch op {
+    case .and, .or:
+      for (typed, syntax) in [(typedLeft, left), (typedRight, right)] where typed.type != .bool {
+        error("type-mismatch", "'\(op.rawValue)' needs true or false on both sides, but this is \(typed.type)", at: syntax.span)
+        return .invalid(span)
+      }
+      return TypedExpression(op == .and ? .and(typedLeft, typedRight) : .or(typedLeft, typedRight), .bool, span)
+    case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual:
+      if l != r {
+        var notes: [DiagnosticNote] = []
+        var fixes: [Fix] = []
+        addLiteralHint(right, expected: l, notes: &notes, fixes: &fixes)
+        if notes.isEmpty { addLiteralHint(left, expected: r, notes: &notes, fixes: &fixes) }
+        error("type-mismatch", "cannot compare \(l) with \(r)", at: span, notes: notes, fixes: fixes)
+        return .invalid(span)
+      }
+      if op != .equal && op != .notEqual && !l.isNumeric {
+        error(
+          "type-mismatch", "'\(op.rawValue)' compares Money, Rate or Number, not \(l)", at: operatorSpan)
+        return .invalid(span)
+      }
+      if l == .brackets || l == .federal {
+        error("type-mismatch", "\(l == .brackets ? "bracket tables" : "'federal'") cannot be compared", at: operatorSpan)
+        return .invalid(span)
+      }
+      return TypedExpression(.comparison(op, typedLeft, typedRight), .bool, span)
+    case .add, .subtract, .multiply, .divide:
+      if let (operation, type) = Checker.arithmetic(op, l, r) {
+        return TypedExpression(.arithmetic(operation, typedLeft, typedRight), type, span)
+      }
+      reportArithmetic(op, left, right, l, r, operatorSpan, span)
+      return .invalid(span)
+    }
+  }
+
+  func reportArithmetic(
+    _ op: BinaryOperator, _ left: Expression, _ right: Expression, _ l: TaxType, _ r: TaxType, _ operatorSpan: Span,
+    _ span: Span
+  ) {
+    let message: String
+    switch op {
+    case .add: message = "cannot add \(l) and \(r)"
+    case .subtract: message = "cannot subtract \(r) from \(l)"
+    case .multiply: message = "cannot multiply \(l) by \(r)"
+    default: message = "cannot divide \(l) by \(r)"
+    }
+    var notes: [DiagnosticNote] = []
+    var fixes: [Fix] = []
+    let arithmeticTypes: Set<TaxType> = [.money, .rate, .number]
+    if !arithmeticTypes.contains(l) || !arithmeticTypes.contains(r) {
+      notes.append(DiagnosticNote(.note, "arithmetic works on Money, Rate and Number"))
+    } else if op == .add || op == .subtract {
+      if l == .rate && r != .rate {
+        notes.append(
+          DiagnosticNote(
+            .help, "a percentage of an amount is written with the amount first, e.g. '$100 \(op.rawValue) 15%'"))
+      } else if (l == .number && r == .money) || (l == .money && r == .number) {
+        let numberSide = l == .number ? left : right
+        addLiteralHint(numberSide, expected: .money, notes: &notes, fixes: &fixes)
+        if notes.isEmpty {
+          notes.append(DiagnosticNote(.help, "a Number has no unit; to count it in dollars, multiply it by $1"))
+        }
+      }
+    } else if op == .multiply && l == .money && r == .money {
+      notes.append(
+        DiagnosticNote(
+          .note, "money times money has no meaning; multiply an amount by a Rate (13%) or a Number (2)"))
+    } else if op == .divide && r == .money {
+      notes.append(
+        DiagnosticNote(.note, "only an amount can be divided by an amount: $200 / $800 is 25%"))
+    }
+    error("type-mismatch", message, at: span, notes: notes, fixes: fixes)
+  }
+
+  /// "did you mean `$1200`?" when a literal of another kind was written where `expected` is needed.
+  func addLiteralHint(_ syntax: Expression, expected: TaxType, notes: inout [DiagnosticNote], fixes: inout [Fix]) {
+    var literal = syntax
+    var negative = false
+    if case .unary(.negate, let operand, _) = syntax.kind {
+      literal = operand
+      negative = true
+    }
+    let written = text(of: literal.span)
+    var suggestion: String? = nil
+    switch (literal.kind, expected) {
+    case (.number, .money):
+      suggestion = "$" + written
+    case (.number, .rate):
+      suggestion = written + "%"
+    case (.money, .number):
+      suggestion = String(written.dropFirst()).replacingOccurrences(",", with: "_")
+    case (.rate, .number):
+      suggestion = String(written.dropLast())
+    default:
+      break
+    }
+    guard let suggestion else { return }
+    let full = (negative ? "-" : "") + suggestion
+    notes.append(DiagnosticNote(.help, "did you mean '\(full)'?"))
+    fixes.append(Fix(title: "Write '\(full)'", replacements: [TextReplacement(span: literal.span, text: suggestion)]))
+  }
+
+  // MARK: Conditionals and tables
+
+  func checkConditional(
+    _ condition: Expression, _ thenBranch: Expression, _ elseBranch: Expression, _ span: Span, in scope: inout Scope
+  ) -> TypedExpression {
+    let typedCondition = check(condition, in: &scope)
+    let typedThen = check(thenBranch, in: &scope)
+    let typedElse = check(elseBranch, in: &scope)
+    var failed = false
+    if typedCondition.type != .bool && typedCondition.type != .error {
+      var notes: [DiagnosticNote] = []
+      if typedCondition.type.isNumeric {
+        notes.append(DiagnosticNote(.help, "compare it with something, e.g. '\(text(of: condition.span)) > \(zero(typedCondition.type))'"))
+      }
+      error(
+        "type-mismatch", "the condition of 'if' must be true or false, but this is \(typedCondition.type)",
+        at: condition.span, notes: notes)
+      failed = true
+    }
+    let thenType = typedThen.type
+    let elseType = typedElse.type
+    var type = thenType == .error ? elseType : thenType
+    if thenType != .error && elseType != .error && thenType != elseType {
+      var notes = [
+        DiagnosticNote(.note, "this branch is \(thenType)", span: thenBranch.span),
+        DiagnosticNote(.note, "this branch is \(elseType)", span: elseBranch.span),
+      ]
+      var fixes: [Fix] = []
+      addLiteralHint(elseBranch, expected: thenType, notes: &notes, fixes: &fixes)
+      if fixes.isEmpty { addLiteralHint(thenBranch, expected: elseType, notes: &notes, fixes: &fixes) }
+      error(
+        "type-mismatch", "the branches of 'if' give different types: \(thenType) and \(elseType)", at: span,
+        notes: notes, fixes: fixes)
+      failed = true
+      type = .error
+    }
+    if failed || type == .error { return .invalid(span) }
+    return TypedExpression(.conditional(typedCondition, typedThen, typedElse), type, span)
+  }
+
+  func zero(_ type: TaxType) -> String {
+    switch type {
+    case .money: "$0"
+    case .rate: "0%"
+    default: "0"
+    }
+  }
+
+  func checkBrackets(_ rows: [BracketRow], _ span: Span, in scope: inout Scope) -> TypedExpression {
+    var typedRows: [TypedBracketRow] = []
+    var failed = false
+    var previous: (ExactDecimal, Span)? = nil
+    if rows.isEmpty {
+      error("empty-brackets", "a bracket table needs at least one row: threshold -> rate", at: span)
+      return .invalid(span)
+    }
+    for row in rows {
+      let threshold = expect(row.threshold, .money, in: &scope, role: "a bracket's threshold")
+      let rate = expect(row.rate, .rate, in: &scope, role: "a bracket's rate")
+      if threshold.type == .error || rate.type == .error { failed = true }
+      if case .literal(.money(let amount)) = threshold.kind {
+        if let (before, beforeSpan) = previous, amount <= before {
+          error(
+            "unordered-brackets", "bracket thresholds must go up, but \(ValueFormatter.money(amount)) is not above \(ValueFormatter.money(before))",
+            at: row.threshold.span, notes: [DiagnosticNote(.note, "the row before", span: beforeSpan)])
+          failed = true
+        }
+        previous = (amount, row.threshold.span)
+      } else {
+        previous = nil
+      }
+      typedRows.append(TypedBracketRow(threshold: threshold, rate: rate))
+    }
+    if failed { return .invalid(span) }
+    return TypedExpression(.brackets(typedRows), .brackets, span)
+  }
+
+  // MARK: Member access
+
+  func checkMember(_ object: Expression, _ member: Identifier, _ span: Span, in scope: inout Scope) -> TypedExpression {
+    var code: String? = nil
+    if case .federal = object.kind {
+      if jurisdictionDeclarations["federal"] == nil {
+        error("unknown-name", "there are no federal parameters (no 'federal' declaration is loaded)", at: object.span)
+        return .invalid(span)
+      }
+      code = "federal"
+    } else if case .name(let name) = object.kind, scope.bindings[name] == nil, predefined[name] == nil,
+      let declaration = jurisdictionDeclarations[name], declaration.kind == .province
+    {
+      record(object.span, .jurisdiction(name))
+      code = name
+    }
+    if let code, let declaration = jurisdictionDeclarations[code] {
+      let objectValue = TypedExpression(
+        code == "federal" ? .federal : .literal(.province(code)), code == "federal" ? .federal : .province,
+        object.span)
+      if member.name == "name" {
+        return TypedExpression(.jurisdictionName(objectValue), .text, span)
+      }
+      guard let type = parameterType(code, member.name, usedAt: member.span) else {
+        let candidates = Set(definitionSyntax(code).values.flatMap { $0.keys })
+          .union(interface(for: declaration.kind)?.members.map(\.name) ?? [])
+        reportUnknownMember(member, of: displayName(code), candidates: candidates)
+        return .invalid(span)
+      }
+      record(member.span, .jurisdictionParameter(declaration.kind, member.name), jurisdiction: code)
+      edge(from: scope, to: .parameter(jurisdiction: code, name: member.name))
+      return TypedExpression(.parameter(jurisdiction: code, name: member.name), type, span)
+    }
+    let typedObject = check(object, in: &scope)
+    switch typedObject.type {
+    case .error:
+      return .invalid(span)
+    case .province:
+      if member.name == "name" { return TypedExpression(.jurisdictionName(typedObject), .text, span) }
+      guard let interface = interfaces["Province"] else {
+        error(
+          "unknown-member", "a Province value has no parameters here: no 'parameters Province' interface is loaded",
+          at: member.span)
+        return .invalid(span)
+      }
+      guard let info = interface.member(member.name) else {
+        var candidates = Set(interface.members.map(\.name))
+        candidates.insert("name")
+        reportUnknownMember(
+          member, of: "Province", candidates: candidates,
+          extra: DiagnosticNote(
+            .note, "a Province value has the parameters every province must define ('parameters Province')",
+            span: interface.nameSpan))
+        return .invalid(span)
+      }
+      record(member.span, .jurisdictionParameter(.province, member.name))
+      return TypedExpression(.provinceParameter(typedObject, name: member.name), info.type, span)
+    default:
+      error(
+        "unknown-member", "\(typedObject.type) has no parameters; only provinces and federal do", at: member.span)
+      return .invalid(span)
+    }
+  }
+
+  func reportUnknownMember(_ member: Identifier, of owner: String, candidates: Set<String>, extra: DiagnosticNote? = nil) {
+    var notes: [DiagnosticNote] = []
+    var fixes: [Fix] = []
+    if let suggestion = Suggestions.closest(to: member.name, among: candidates.sorted()) {
+      notes.append(DiagnosticNote(.help, "did you mean '\(suggestion)'?"))
+      fixes.append(
+        Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: member.span, text: suggestion)]))
+    }
+    if let extra { notes.append(extra) }
+    error("unknown-member", "\(owner) has no parameter '\(member.name)'", at: member.span, notes: notes, fixes: fixes)
+  }
+}

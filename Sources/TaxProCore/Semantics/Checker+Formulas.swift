@@ -1,0 +1,210 @@
+extension Checker {
+  func resolveSignature(_ index: Int) {
+    let declaration = formulaDeclarations[index]
+    formulaParameterTypes[index] = declaration.parameters.map { resolveType($0.type) }
+    formulaDeclaredReturn[index] = declaration.returnType.map { resolveType($0) }
+  }
+
+  /// The return type of a formula, checking its body first if the type is not written.
+  func returnType(ofFormula index: Int, usedAt span: Span) -> TaxType {
+    if let declared = formulaDeclaredReturn[index] { return declared }
+    switch formulaStates[index] {
+    case .done: return formulas[index]?.returnType ?? .error
+    case .inProgress:
+      // A cycle; reported by the cycle check. Inference cannot go through it.
+      return .error
+    case .pending:
+      if inferenceDepth >= Checker.maximumInferenceDepth {
+        error(
+          "inference-too-deep",
+          "cannot infer the result type of '\(formulaDeclarations[index].name.name)' here: too many formulas without a declared result type depend on each other",
+          at: span, notes: [DiagnosticNote(.help, "write the result type: formula name(…): Money = …")])
+        return .error
+      }
+      ensureFormula(index)
+      return formulas[index]?.returnType ?? .error
+    }
+  }
+
+  func ensureFormula(_ index: Int) {
+    guard formulaStates[index] == .pending else { return }
+    formulaStates[index] = .inProgress
+    inferenceDepth += 1
+    defer {
+      inferenceDepth -= 1
+      formulaStates[index] = .done
+    }
+    let declaration = formulaDeclarations[index]
+    let errorsBefore = diagnostics.count
+    var scope = Scope(owner: .formula(index), formulaName: declaration.name.name)
+    var parameters: [FormulaParameter] = []
+    var seen: [String: Span] = [:]
+    for (position, parameter) in declaration.parameters.enumerated() {
+      let type = formulaParameterTypes[index][position]
+      if let previous = seen[parameter.name.name] {
+        error(
+          "duplicate-definition", "the parameter '\(parameter.name.name)' is already declared", at: parameter.name.span,
+          notes: [DiagnosticNote(.note, "first declared here", span: previous)])
+      }
+      seen[parameter.name.name] = parameter.name.span
+      record(
+        parameter.name.span, .formulaParameter(formula: declaration.name.name, name: parameter.name.name),
+        definition: true)
+      var lower: TypedExpression? = nil
+      var upper: TypedExpression? = nil
+      if let range = parameter.range {
+        if !type.isNumeric && type != .error {
+          error(
+            "invalid-range", "only Money, Rate and Number parameters can have a range; '\(parameter.name.name)' is \(type)",
+            at: range.span)
+        } else {
+          lower = expect(range.lower, type, in: &scope, role: "the lowest value of '\(parameter.name.name)'")
+          upper = expect(range.upper, type, in: &scope, role: "the highest value of '\(parameter.name.name)'")
+        }
+      }
+      var defaultValue: TypedExpression? = nil
+      if let syntax = parameter.defaultValue {
+        defaultValue = expect(syntax, type, in: &scope, role: "the default of '\(parameter.name.name)'")
+      }
+      _ = scope.declare(parameter.name.name, type: type, at: parameter.name.span, isParameter: true)
+      parameters.append(
+        FormulaParameter(
+          name: parameter.name.name, nameSpan: parameter.name.span, type: type, documentation: parameter.documentation,
+          lower: lower, upper: upper, defaultValue: defaultValue, span: parameter.span,
+          rangeText: parameter.range.map { text(of: $0.lower.span) + ".." + text(of: $0.upper.span) },
+          defaultText: parameter.defaultValue.map { text(of: $0.span) }))
+    }
+    let lets = checkLets(declaration.lets, in: &scope)
+    let result = check(declaration.result, in: &scope)
+    var returnType = result.type
+    if let declared = formulaDeclaredReturn[index] {
+      if declared != .error && result.type != .error && result.type != declared {
+        var notes = [DiagnosticNote(.note, "the result type is declared here", span: declaration.returnType?.span)]
+        var fixes: [Fix] = []
+        addLiteralHint(declaration.result, expected: declared, notes: &notes, fixes: &fixes)
+        error(
+          "type-mismatch",
+          "'\(declaration.name.name)' is declared to give \(declared), but its result is \(result.type)",
+          at: declaration.result.span, notes: notes, fixes: fixes)
+      }
+      returnType = declared
+    } else if returnType == .federal {
+      error("type-mismatch", "a formula cannot give 'federal' itself", at: declaration.result.span)
+      returnType = .error
+    }
+    let hasErrors = diagnostics[errorsBefore...].contains { $0.severity == .error }
+    formulas[index] = FormulaInfo(
+      name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
+      parameters: parameters, returnType: returnType, returnTypeDeclared: formulaDeclaredReturn[index] != nil,
+      lets: lets, result: result, slotCount: scope.slotCount, span: declaration.span, hasErrors: hasErrors)
+  }
+
+  func checkLets(_ bindings: [LetBinding], in scope: inout Scope) -> [LetStep] {
+    var steps: [LetStep] = []
+    for binding in bindings {
+      var value = check(binding.value, in: &scope)
+      if let annotation = binding.type {
+        let declared = resolveType(annotation)
+        value = conform(value, binding.value, to: declared, role: "'\(binding.name.name)'")
+      }
+      if value.type == .federal {
+        error(
+          "type-mismatch", "'federal' can only be used with one of its parameters, like federal.income_tax",
+          at: binding.value.span)
+        value = .invalid(value.span)
+      }
+      if let previous = scope.bindings[binding.name.name] {
+        error(
+          "duplicate-definition", "'\(binding.name.name)' is already defined in this body", at: binding.name.span,
+          notes: [DiagnosticNote(.note, "defined here", span: previous.definition)])
+      }
+      let slot = scope.declare(binding.name.name, type: value.type, at: binding.name.span, isParameter: false)
+      record(binding.name.span, .local(name: binding.name.name, definition: binding.name.span), definition: true)
+      steps.append(LetStep(slot: slot, name: binding.name.name, nameSpan: binding.name.span, value: value))
+    }
+    return steps
+  }
+
+  /// The type of a constant, checking it first if needed.
+  func constantType(_ index: Int, usedAt span: Span) -> TaxType {
+    switch constantStates[index] {
+    case .done: return constants[index]?.type ?? .error
+    case .inProgress: return .error
+    case .pending:
+      if inferenceDepth >= Checker.maximumInferenceDepth {
+        error("inference-too-deep", "cannot infer the type of this constant here: too many nested inferences", at: span)
+        return .error
+      }
+      ensureConstant(index)
+      return constants[index]?.type ?? .error
+    }
+  }
+
+  func ensureConstant(_ index: Int) {
+    guard constantStates[index] == .pending else { return }
+    constantStates[index] = .inProgress
+    inferenceDepth += 1
+    defer {
+      inferenceDepth -= 1
+      constantStates[index] = .done
+    }
+    let declaration = constantDeclarations[index]
+    var scope = Scope(owner: .constant(index))
+    var value = check(declaration.binding.value, in: &scope)
+    if let annotation = declaration.binding.type {
+      value = conform(value, declaration.binding.value, to: resolveType(annotation), role: "'\(declaration.binding.name.name)'")
+    }
+    if value.type == .federal {
+      error(
+        "type-mismatch", "'federal' can only be used with one of its parameters, like federal.income_tax",
+        at: declaration.binding.value.span)
+      value = .invalid(value.span)
+    }
+    constants[index] = ConstantInfo(
+      name: declaration.binding.name.name, nameSpan: declaration.binding.name.span,
+      documentation: declaration.documentation, type: value.type, value: value, span: declaration.span)
+  }
+
+  func checkTest(_ test: TestDeclaration) {
+    let errorsBefore = diagnostics.count
+    record(test.nameSpan, .test(test.name), definition: true)
+    var scope = Scope()
+    var steps: [TestStep] = []
+    for item in test.items {
+      switch item {
+      case .binding(let binding):
+        steps.append(contentsOf: checkLets([binding], in: &scope).map { .binding($0) })
+      case .check(let expression):
+        let typed = check(expression, in: &scope)
+        if typed.type != .bool && typed.type != .error {
+          error(
+            "type-mismatch", "a test's check must be true or false, but this is \(typed.type)", at: expression.span,
+            notes: [DiagnosticNote(.help, "compare it with the value you expect: expression == $5,609.17")])
+        }
+        steps.append(.check(typed))
+      }
+    }
+    let hasErrors = diagnostics[errorsBefore...].contains { $0.severity == .error }
+    tests.append(
+      TestInfo(
+        name: test.name, nameSpan: test.nameSpan, year: test.year, steps: steps, slotCount: scope.slotCount,
+        span: test.span, hasErrors: hasErrors))
+  }
+
+  /// Checks `syntax` and requires the given type.
+  func expect(_ syntax: Expression, _ type: TaxType, in scope: inout Scope, role: String) -> TypedExpression {
+    let typed = check(syntax, in: &scope)
+    return conform(typed, syntax, to: type, role: role)
+  }
+
+  /// Reports a mismatch between a checked expression and the type it must have.
+  func conform(_ typed: TypedExpression, _ syntax: Expression, to type: TaxType, role: String) -> TypedExpression {
+    if typed.type == type || typed.type == .error || type == .error { return typed }
+    var notes: [DiagnosticNote] = []
+    var fixes: [Fix] = []
+    addLiteralHint(syntax, expected: type, notes: &notes, fixes: &fixes)
+    error(
+      "type-mismatch", "\(role) must be \(type), but this is \(typed.type)", at: syntax.span, notes: notes, fixes: fixes)
+    return .invalid(typed.span)
+  }
+}

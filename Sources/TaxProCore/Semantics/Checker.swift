@@ -1,0 +1,349 @@
+/// A declaration that others can depend on; the nodes of the cycle check.
+enum GlobalNode: Hashable {
+  case formula(Int)
+  case constant(Int)
+  case parameter(jurisdiction: String, name: String)
+}
+
+/// Where checking of a global declaration stands (inference is on demand, so order of declaration does not matter).
+enum CheckState {
+  case pending
+  case inProgress
+  case done
+}
+
+/// A name visible in a body: a formula parameter or a `let`.
+struct LocalBinding {
+  var slot: Int
+  var type: TaxType
+  var definition: Span
+  var isParameter: Bool
+}
+
+/// The names a body can see and the frame slots they use.
+struct Scope {
+  var bindings: [String: LocalBinding] = [:]
+  var slotCount = 0
+  /// The declaration being checked, for dependency edges.
+  var owner: GlobalNode?
+  /// The formula whose parameters these are (for symbols).
+  var formulaName: String?
+
+  mutating func declare(_ name: String, type: TaxType, at span: Span, isParameter: Bool) -> Int {
+    let slot = slotCount
+    slotCount += 1
+    bindings[name] = LocalBinding(slot: slot, type: type, definition: span, isParameter: isParameter)
+    return slot
+  }
+}
+
+/// Resolves names and checks types across a set of syntax trees, producing a `Program`.
+///
+/// Declarations may appear in any order and in any file: a formula's return type or a parameter's type is inferred
+/// when it is first needed. Cycles are found afterwards on the dependency graph.
+public final class Checker {
+  /// More on-demand inferences nested than this are reported rather than followed (no stack overflow).
+  static let maximumInferenceDepth = 400
+
+  var sources: [FileID: SourceFile] = [:]
+  var trees: [SyntaxTree]
+  var diagnostics: [Diagnostic] = []
+  var occurrences: [SymbolOccurrence] = []
+  let recordOccurrences: Bool
+
+  var formulaDeclarations: [FormulaDeclaration] = []
+  var formulaIndex: [String: Int] = [:]
+  var formulaParameterTypes: [[TaxType]] = []
+  var formulaDeclaredReturn: [TaxType?] = []
+  var formulaStates: [CheckState] = []
+  var formulas: [FormulaInfo?] = []
+
+  var constantDeclarations: [ConstantDeclaration] = []
+  var constantIndex: [String: Int] = [:]
+  var constantStates: [CheckState] = []
+  var constants: [ConstantInfo?] = []
+
+  var jurisdictionDeclarations: [String: JurisdictionDeclaration] = [:]
+  var provinceCodes: [String] = []
+  var interfaces: [String: InterfaceInfo] = [:]
+  /// Checked parameter definitions: code → year → name → definition.
+  var parameterDefinitions: [String: [Int: [String: ParameterDefinitionInfo]]] = [:]
+  var definitionStates: [String: CheckState] = [:]
+  var definitionSyntaxCache: [String: [Int: [String: ParameterDefinition]]] = [:]
+  var parameterTypes: [String: [String: TaxType]] = [:]
+
+  var tests: [TestInfo] = []
+  /// Values the host defines, visible everywhere as constants: the REPL's `ans` and `let` results.
+  var predefined: [String: Value] = [:]
+  var edges: [GlobalNode: Set<GlobalNode>] = [:]
+  var inferenceDepth = 0
+
+  init(trees: [SyntaxTree], recordOccurrences: Bool) {
+    self.trees = trees
+    self.recordOccurrences = recordOccurrences
+    for tree in trees { sources[tree.source.id] = tree.source }
+  }
+
+  /// Checks the trees together (the standard library, the user's files, a REPL session) into one program.
+  public static func check(
+    _ trees: [SyntaxTree], predefined: [String: Value] = [:], recordOccurrences: Bool = true
+  ) -> Program {
+    let checker = Checker(trees: trees, recordOccurrences: recordOccurrences)
+    checker.predefined = predefined
+    return checker.run()
+  }
+
+  /// A checker that sees everything `program` declares, to check more expressions against it.
+  init(program: Program, predefined: [String: Value], recordOccurrences: Bool) {
+    self.trees = []
+    self.recordOccurrences = recordOccurrences
+    self.sources = program.sources
+    let tables = program.tables
+    formulaDeclarations = tables.formulaDeclarations
+    formulaIndex = program.formulaIndex
+    formulaParameterTypes = tables.formulaParameterTypes
+    formulaDeclaredReturn = tables.formulaDeclaredReturn
+    formulaStates = Array(repeating: .done, count: formulaDeclarations.count)
+    formulas = program.formulas.map { Optional($0) }
+    constantDeclarations = tables.constantDeclarations
+    constantIndex = program.constantIndex
+    constantStates = Array(repeating: .done, count: constantDeclarations.count)
+    constants = program.constants.map { Optional($0) }
+    jurisdictionDeclarations = tables.jurisdictionDeclarations
+    provinceCodes = program.provinceCodes
+    interfaces = program.interfaces
+    for (code, jurisdiction) in program.jurisdictions {
+      parameterDefinitions[code] = jurisdiction.years
+      parameterTypes[code] = jurisdiction.parameterTypes
+    }
+    self.predefined = tables.predefined.merging(predefined) { _, new in new }
+  }
+
+  /// Checks one more expression against a checked program (an `eval` expression, a REPL line).
+  public static func check(
+    _ expression: Expression, source: SourceFile, against program: Program, predefined: [String: Value] = [:]
+  ) -> (TypedExpression, [Diagnostic]) {
+    let checker = Checker(program: program, predefined: predefined, recordOccurrences: false)
+    checker.sources[source.id] = source
+    var scope = Scope()
+    let typed = checker.check(expression, in: &scope)
+    if typed.type == .federal {
+      checker.error(
+        "not-a-value", "'federal' is not a value; use one of its parameters, like federal.income_tax", at: expression.span)
+      return (.invalid(expression.span), checker.diagnostics)
+    }
+    return (typed, checker.diagnostics)
+  }
+
+  // MARK: Reporting
+
+  func error(
+    _ code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []
+  ) {
+    diagnostics.append(.error(code, message, at: span, notes: notes, fixes: fixes))
+  }
+
+  func record(_ span: Span, _ symbol: Symbol, definition: Bool = false, jurisdiction: String? = nil) {
+    guard recordOccurrences else { return }
+    occurrences.append(
+      SymbolOccurrence(span: span, symbol: symbol, isDefinition: definition, jurisdiction: jurisdiction))
+  }
+
+  func text(of span: Span) -> String { sources[span.file]?.text(of: span) ?? "" }
+
+  // MARK: The passes
+
+  func run() -> Program {
+    for tree in trees { diagnostics.append(contentsOf: tree.diagnostics) }
+    collect()
+    checkInterfaces()
+    for index in formulaDeclarations.indices { resolveSignature(index) }
+    for index in formulaDeclarations.indices { ensureFormula(index) }
+    for index in constantDeclarations.indices { ensureConstant(index) }
+    checkJurisdictions()
+    for tree in trees {
+      for declaration in tree.declarations {
+        if case .test(let test) = declaration { checkTest(test) }
+      }
+    }
+    findCycles()
+    return makeProgram()
+  }
+
+  func makeProgram() -> Program {
+    var finishedFormulas: [FormulaInfo] = []
+    for (index, declaration) in formulaDeclarations.enumerated() {
+      finishedFormulas.append(formulas[index] ?? placeholderFormula(declaration))
+    }
+    var finishedConstants: [ConstantInfo] = []
+    for (index, declaration) in constantDeclarations.enumerated() {
+      finishedConstants.append(
+        constants[index]
+          ?? ConstantInfo(
+            name: declaration.binding.name.name, nameSpan: declaration.binding.name.span,
+            documentation: declaration.documentation, type: .error, value: .invalid(declaration.span),
+            span: declaration.span))
+    }
+    var jurisdictions: [String: JurisdictionInfo] = [:]
+    for (code, declaration) in jurisdictionDeclarations {
+      var yearSpans: [Int: Span] = [:]
+      for block in declaration.years { yearSpans[block.year] = block.yearSpan }
+      jurisdictions[code] = JurisdictionInfo(
+        code: code, kind: declaration.kind,
+        fullName: declaration.fullName ?? (declaration.kind == .federal ? "Canada" : code),
+        documentation: declaration.documentation, codeSpan: declaration.code.span, span: declaration.span,
+        years: parameterDefinitions[code] ?? [:], parameterTypes: parameterTypes[code] ?? [:], yearSpans: yearSpans)
+    }
+    return Program(
+      sources: sources, trees: trees, formulas: finishedFormulas, formulaIndex: formulaIndex,
+      constants: finishedConstants, constantIndex: constantIndex, jurisdictions: jurisdictions,
+      provinceCodes: provinceCodes, interfaces: interfaces, tests: tests, diagnostics: diagnostics,
+      occurrences: occurrences,
+      tables: CheckerTables(
+        formulaDeclarations: formulaDeclarations, formulaParameterTypes: formulaParameterTypes,
+        formulaDeclaredReturn: formulaDeclaredReturn, constantDeclarations: constantDeclarations,
+        jurisdictionDeclarations: jurisdictionDeclarations, predefined: predefined))
+  }
+
+  func placeholderFormula(_ declaration: FormulaDeclaration) -> FormulaInfo {
+    FormulaInfo(
+      name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
+      parameters: [], returnType: .error, returnTypeDeclared: false, lets: [], result: .invalid(declaration.span),
+      slotCount: 0, span: declaration.span, hasErrors: true)
+  }
+
+  // MARK: Collecting declarations
+
+  /// Every global name and where it was declared, for duplicate detection.
+  var globalNames: [String: Span] = [:]
+
+  func declareGlobal(_ name: Identifier, what: String) -> Bool {
+    if let builtin = Builtin(rawValue: name.name) {
+      error(
+        "duplicate-definition", "'\(name.name)' is a built-in function and cannot be redefined", at: name.span,
+        notes: [DiagnosticNote(.note, builtin.signature)])
+      return false
+    }
+    if TaxType(name: name.name) != nil {
+      error("duplicate-definition", "'\(name.name)' is the name of a type", at: name.span)
+      return false
+    }
+    if name.name == "ans" {
+      // The REPL's last result may be shadowed by nothing: it would confuse `ans`.
+      error("duplicate-definition", "'ans' is reserved for the last result in the REPL", at: name.span)
+      return false
+    }
+    if let previous = globalNames[name.name] {
+      error(
+        "duplicate-definition", "'\(name.name)' is already defined", at: name.span,
+        notes: [DiagnosticNote(.note, "first defined here", span: previous)])
+      return false
+    }
+    globalNames[name.name] = name.span
+    return true
+  }
+
+  func collect() {
+    for tree in trees {
+      for declaration in tree.declarations {
+        switch declaration {
+        case .formula(let formula):
+          guard declareGlobal(formula.name, what: "formula") else { continue }
+          formulaIndex[formula.name.name] = formulaDeclarations.count
+          formulaDeclarations.append(formula)
+          record(formula.name.span, .formula(formula.name.name), definition: true)
+        case .constant(let constant):
+          guard declareGlobal(constant.binding.name, what: "constant") else { continue }
+          constantIndex[constant.binding.name.name] = constantDeclarations.count
+          constantDeclarations.append(constant)
+          record(constant.binding.name.span, .constant(constant.binding.name.name), definition: true)
+        case .jurisdiction(let jurisdiction):
+          if jurisdiction.kind == .federal {
+            if let previous = jurisdictionDeclarations["federal"] {
+              error(
+                "duplicate-definition", "'federal' is already defined", at: jurisdiction.code.span,
+                notes: [DiagnosticNote(.note, "first defined here", span: previous.code.span)])
+              continue
+            }
+          } else {
+            guard declareGlobal(jurisdiction.code, what: "province") else { continue }
+            provinceCodes.append(jurisdiction.code.name)
+            record(jurisdiction.code.span, .jurisdiction(jurisdiction.code.name), definition: true)
+          }
+          jurisdictionDeclarations[jurisdiction.code.name] = jurisdiction
+        case .interface(let interface):
+          if let previous = interfaces[interface.name.name] {
+            error(
+              "duplicate-definition", "the interface '\(interface.name.name)' is already defined", at: interface.name.span,
+              notes: [DiagnosticNote(.note, "first defined here", span: previous.nameSpan)])
+            continue
+          }
+          interfaces[interface.name.name] = InterfaceInfo(
+            name: interface.name.name, nameSpan: interface.name.span, documentation: interface.documentation,
+            members: [], span: interface.span)
+          record(interface.name.span, .interface(interface.name.name), definition: true)
+        case .test, .expression:
+          break
+        }
+      }
+    }
+    formulaParameterTypes = Array(repeating: [], count: formulaDeclarations.count)
+    formulaDeclaredReturn = Array(repeating: nil, count: formulaDeclarations.count)
+    formulaStates = Array(repeating: .pending, count: formulaDeclarations.count)
+    formulas = Array(repeating: nil, count: formulaDeclarations.count)
+    constantStates = Array(repeating: .pending, count: constantDeclarations.count)
+    constants = Array(repeating: nil, count: constantDeclarations.count)
+  }
+
+  /// The type a source annotation names; unknown names are reported with a suggestion.
+  func resolveType(_ annotation: TypeAnnotation) -> TaxType {
+    if let type = TaxType(name: annotation.name) {
+      record(annotation.span, .type(type))
+      return type
+    }
+    let names = TaxType.writable.map(\.description)
+    var notes: [DiagnosticNote] = []
+    var fixes: [Fix] = []
+    if let suggestion = Suggestions.closest(to: annotation.name, among: names) {
+      notes.append(DiagnosticNote(.help, "did you mean '\(suggestion)'?"))
+      fixes.append(
+        Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: annotation.span, text: suggestion)]))
+    } else {
+      notes.append(DiagnosticNote(.note, "the types are \(names.joined(separator: ", "))"))
+    }
+    error("unknown-type", "unknown type '\(annotation.name)'", at: annotation.span, notes: notes, fixes: fixes)
+    return .error
+  }
+
+  func checkInterfaces() {
+    for tree in trees {
+      for declaration in tree.declarations {
+        guard case .interface(let interface) = declaration,
+          var info = interfaces[interface.name.name], info.span == interface.span
+        else { continue }
+        var seen: [String: Span] = [:]
+        for member in interface.members {
+          if let previous = seen[member.name.name] {
+            error(
+              "duplicate-definition", "'\(member.name.name)' is already a parameter of \(interface.name.name)",
+              at: member.name.span, notes: [DiagnosticNote(.note, "first declared here", span: previous)])
+            continue
+          }
+          seen[member.name.name] = member.name.span
+          let kind: JurisdictionKind = interface.name.name == "Federal" ? .federal : .province
+          record(member.name.span, .jurisdictionParameter(kind, member.name.name), definition: true)
+          info.members.append(
+            InterfaceInfo.Member(
+              name: member.name.name, type: resolveType(member.type), documentation: member.documentation,
+              span: member.span))
+        }
+        interfaces[interface.name.name] = info
+      }
+    }
+  }
+
+  /// The interface a jurisdiction must satisfy.
+  func interface(for kind: JurisdictionKind) -> InterfaceInfo? {
+    interfaces[kind == .federal ? "Federal" : "Province"]
+  }
+}

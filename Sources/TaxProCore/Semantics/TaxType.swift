@@ -1,0 +1,48 @@
+/// The types of TaxPro values.
+public enum TaxType: Hashable, Sendable, CustomStringConvertible {
+  case money
+  case rate
+  case number
+  case bool
+  case text
+  case province
+  case brackets
+  /// The type of `federal` itself: usable only with a parameter (`federal.income_tax`).
+  case federal
+  /// The type of an expression that already has an error; it fits anywhere, so one mistake is reported once.
+  case error
+
+  public var description: String {
+    switch self {
+    case .money: "Money"
+    case .rate: "Rate"
+    case .number: "Number"
+    case .bool: "Bool"
+    case .text: "Text"
+    case .province: "Province"
+    case .brackets: "Brackets"
+    case .federal: "federal"
+    case .error: "<error>"
+    }
+  }
+
+  /// The type named in source, if any.
+  public init?(name: String) {
+    switch name {
+    case "Money": self = .money
+    case "Rate": self = .rate
+    case "Number": self = .number
+    case "Bool": self = .bool
+    case "Text": self = .text
+    case "Province": self = .province
+    case "Brackets": self = .brackets
+    default: return nil
+    }
+  }
+
+  /// Every type a user can write, for completion and messages.
+  public static let writable: [TaxType] = [.money, .rate, .number, .bool, .text, .province, .brackets]
+
+  /// Money, Rate and Number.
+  public var isNumeric: Bool { self == .money || self == .rate || self == .number }
+}

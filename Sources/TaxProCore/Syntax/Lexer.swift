@@ -1,0 +1,367 @@
+/// The tokens, comments and diagnostics of one source.
+public struct LexedSource: Sendable {
+  public var tokens: [Token]
+  public var comments: [Comment]
+  public var diagnostics: [Diagnostic]
+}
+
+/// Turns UTF-8 bytes into tokens. It never stops at a problem: a bad character or malformed literal becomes a diagnostic
+/// (and an `invalid` token) and lexing goes on.
+public struct Lexer {
+  let source: SourceFile
+  let bytes: [UInt8]
+  var index = 0
+  var lineStart = 0
+  var atLineStart = true
+  var tokens: [Token] = []
+  var comments: [Comment] = []
+  var diagnostics: [Diagnostic] = []
+
+  public init(source: SourceFile) {
+    self.source = source
+    self.bytes = source.bytes
+  }
+
+  public static func lex(_ source: SourceFile) -> LexedSource {
+    var lexer = Lexer(source: source)
+    lexer.run()
+    return LexedSource(tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics)
+  }
+
+  func span(_ start: Int, _ end: Int) -> Span { Span(file: source.id, start: start, end: end) }
+
+  mutating func error(_ code: String, _ message: String, _ start: Int, _ end: Int, notes: [DiagnosticNote] = [],
+    fixes: [Fix] = []
+  ) {
+    diagnostics.append(.error(code, message, at: span(start, end), notes: notes, fixes: fixes))
+  }
+
+  mutating func add(_ kind: TokenKind, _ start: Int) {
+    tokens.append(
+      Token(
+        kind: kind, start: Int32(start), end: Int32(index), column: Int32(start - lineStart), startsLine: atLineStart))
+    atLineStart = false
+  }
+
+  func peek(_ offset: Int = 0) -> UInt8 {
+    let position = index + offset
+    return position < bytes.count ? bytes[position] : 0
+  }
+
+  static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+  static func isIdentifierStart(_ byte: UInt8) -> Bool {
+    (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95
+  }
+  static func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
+
+  mutating func run() {
+    tokens.reserveCapacity(bytes.count / 4 + 1)
+    // Skip a byte-order mark.
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case 10:
+        index += 1
+        lineStart = index
+        atLineStart = true
+      case 32, 9, 13, 12:
+        index += 1
+      case UInt8(ascii: "#"):
+        lexComment()
+      case _ where Lexer.isIdentifierStart(byte):
+        let start = index
+        while index < bytes.count, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
+        let kind = keywordKind(start, index) ?? .identifier
+        add(kind, start)
+      case _ where Lexer.isDigit(byte):
+        lexNumber()
+      case UInt8(ascii: "$"):
+        lexMoney()
+      case UInt8(ascii: "\""):
+        lexString()
+      default:
+        lexPunctuation(byte)
+      }
+    }
+    tokens.append(
+      Token(
+        kind: .endOfFile, start: Int32(bytes.count), end: Int32(bytes.count), column: Int32(index - lineStart),
+        startsLine: true))
+  }
+
+  func keywordKind(_ start: Int, _ end: Int) -> TokenKind? {
+    let length = end - start
+    guard length >= 2, length <= 10 else { return nil }
+    // Keywords are lowercase; a quick filter before building a string.
+    guard bytes[start] >= 97 else { return nil }
+    return TokenKind.keywords[String(decoding: bytes[start..<end], as: UTF8.self)]
+  }
+
+  mutating func lexComment() {
+    let start = index
+    let ownLine = atLineStart
+    var contentStart = index + 1
+    let isDocumentation = peek(1) == UInt8(ascii: "#")
+    if isDocumentation { contentStart += 1 }
+    while index < bytes.count, bytes[index] != 10 { index += 1 }
+    var end = index
+    if end > start, bytes[end - 1] == 13 { end -= 1 }
+    if contentStart < end, bytes[contentStart] == 32 { contentStart += 1 }
+    let text = contentStart < end ? String(decoding: bytes[contentStart..<end], as: UTF8.self) : ""
+    comments.append(
+      Comment(span: span(start, end), isDocumentation: isDocumentation, text: text, ownLine: ownLine))
+  }
+
+  /// Digits with `_` separators; returns whether any separator was misplaced.
+  mutating func scanDigits() {
+    while index < bytes.count, Lexer.isDigit(bytes[index]) || bytes[index] == 95 { index += 1 }
+  }
+
+  mutating func lexNumber() {
+    let start = index
+    scanDigits()
+    if peek() == UInt8(ascii: "."), Lexer.isDigit(peek(1)) {
+      index += 1
+      scanDigits()
+    }
+    checkUnderscores(start, index)
+    if peek() == UInt8(ascii: "%") {
+      index += 1
+      add(.rate, start)
+    } else {
+      add(.number, start)
+    }
+    rejectGlued(start)
+  }
+
+  /// `_` must sit between digits.
+  mutating func checkUnderscores(_ start: Int, _ end: Int) {
+    var position = start
+    while position < end {
+      if bytes[position] == 95 {
+        let before = position > start ? bytes[position - 1] : 0
+        let after = position + 1 < end ? bytes[position + 1] : 0
+        if !Lexer.isDigit(before) || !Lexer.isDigit(after) {
+          error("malformed-number", "'_' must separate digits", position, position + 1)
+          return
+        }
+      }
+      position += 1
+    }
+  }
+
+  /// A literal directly followed by letters (`12abc`) is reported once, and the letters are swallowed.
+  mutating func rejectGlued(_ start: Int) {
+    guard index < bytes.count, Lexer.isIdentifierPart(bytes[index]) || bytes[index] == UInt8(ascii: "$") else {
+      return
+    }
+    let glued = index
+    while index < bytes.count, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
+    if index == glued { index += 1 }
+    error("malformed-number", "unexpected characters after a number", glued, index)
+  }
+
+  mutating func lexMoney() {
+    let start = index
+    index += 1
+    guard Lexer.isDigit(peek()) else {
+      error(
+        "malformed-money", "'$' must be followed by an amount", start, index,
+        notes: [DiagnosticNote(.help, "write amounts like $85,000 or $0.50")])
+      add(.invalid, start)
+      return
+    }
+    let digitsStart = index
+    // Integer part: digits, '_' and ',' separators.
+    var groupLengths: [Int] = []
+    var currentGroup = 0
+    var sawComma = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      if Lexer.isDigit(byte) {
+        currentGroup += 1
+      } else if byte == 95 {
+        // '_' is a plain separator; it does not start a comma group.
+      } else if byte == UInt8(ascii: ","), Lexer.isDigit(peek(1)) {
+        sawComma = true
+        groupLengths.append(currentGroup)
+        currentGroup = 0
+      } else {
+        break
+      }
+      index += 1
+    }
+    groupLengths.append(currentGroup)
+    var fractionDigits = 0
+    if peek() == UInt8(ascii: "."), Lexer.isDigit(peek(1)) {
+      index += 1
+      while index < bytes.count, Lexer.isDigit(bytes[index]) || bytes[index] == 95 {
+        if Lexer.isDigit(bytes[index]) { fractionDigits += 1 }
+        index += 1
+      }
+    }
+    checkUnderscores(digitsStart, index)
+    if sawComma {
+      let firstOK = groupLengths[0] >= 1 && groupLengths[0] <= 3
+      let restOK = groupLengths.dropFirst().allSatisfy { $0 == 3 }
+      if !(firstOK && restOK) {
+        let digits = source.text(of: span(digitsStart, index)).filter { $0 != "," && $0 != "_" }
+        let suggestion = "$" + Lexer.groupThousands(digits)
+        error(
+          "malformed-money", "commas in an amount must separate groups of three digits", start, index,
+          notes: [DiagnosticNote(.help, "did you mean '\(suggestion)'?")],
+          fixes: [
+            Fix(
+              title: "Write '\(suggestion)'",
+              replacements: [TextReplacement(span: span(start, index), text: suggestion)])
+          ])
+      }
+    }
+    if fractionDigits > 2 {
+      error(
+        "malformed-money", "an amount of money has at most two decimals (whole cents)", start, index,
+        notes: [DiagnosticNote(.note, "amounts are kept in whole cents, as on a tax form")])
+    }
+    add(.money, start)
+    rejectGlued(start)
+  }
+
+  /// `1234567.5` → `1,234,567.5`.
+  static func groupThousands(_ digits: String) -> String {
+    let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let integer = Array(parts[0])
+    var grouped = ""
+    for (position, character) in integer.enumerated() {
+      if position > 0, (integer.count - position) % 3 == 0 { grouped.append(",") }
+      grouped.append(character)
+    }
+    if parts.count > 1 { grouped += "." + parts[1] }
+    return grouped
+  }
+
+  mutating func lexString() {
+    let start = index
+    index += 1
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        add(.string, start)
+        return
+      }
+      if byte == 10 { break }
+      if byte == UInt8(ascii: "\\") {
+        let next = peek(1)
+        if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next == UInt8(ascii: "n")
+          || next == UInt8(ascii: "t")
+        {
+          index += 2
+          continue
+        }
+        error("malformed-string", "unknown escape sequence in text", index, min(index + 2, bytes.count),
+          notes: [DiagnosticNote(.help, "the escapes are \\\", \\\\, \\n and \\t")])
+        index += next == 10 || next == 0 ? 1 : 2
+        continue
+      }
+      index += 1
+    }
+    error("malformed-string", "text is not closed on its line", start, index,
+      notes: [DiagnosticNote(.help, "add a closing '\"'")])
+    add(.string, start)
+  }
+
+  mutating func lexPunctuation(_ byte: UInt8) {
+    let start = index
+    let next = peek(1)
+    var kind: TokenKind
+    var length = 1
+    switch byte {
+    case UInt8(ascii: "+"): kind = .plus
+    case UInt8(ascii: "-"):
+      if next == UInt8(ascii: ">") {
+        kind = .arrow
+        length = 2
+      } else {
+        kind = .minus
+      }
+    case UInt8(ascii: "*"): kind = .star
+    case UInt8(ascii: "/"): kind = .slash
+    case UInt8(ascii: "("): kind = .leftParen
+    case UInt8(ascii: ")"): kind = .rightParen
+    case UInt8(ascii: "{"): kind = .leftBrace
+    case UInt8(ascii: "}"): kind = .rightBrace
+    case UInt8(ascii: ","): kind = .comma
+    case UInt8(ascii: ":"): kind = .colon
+    case UInt8(ascii: "."):
+      if next == UInt8(ascii: ".") {
+        kind = .dotDot
+        length = 2
+      } else {
+        kind = .dot
+      }
+    case UInt8(ascii: "="):
+      if next == UInt8(ascii: "=") {
+        kind = .equalEqual
+        length = 2
+      } else {
+        kind = .equal
+      }
+    case UInt8(ascii: "!"):
+      if next == UInt8(ascii: "=") {
+        kind = .bangEqual
+        length = 2
+      } else {
+        index += 1
+        error("unexpected-character", "unexpected '!'", start, index,
+          notes: [DiagnosticNote(.help, "write 'not' for negation and '!=' for 'not equal'")])
+        add(.invalid, start)
+        return
+      }
+    case UInt8(ascii: "<"):
+      if next == UInt8(ascii: "=") {
+        kind = .lessEqual
+        length = 2
+      } else {
+        kind = .less
+      }
+    case UInt8(ascii: ">"):
+      if next == UInt8(ascii: "=") {
+        kind = .greaterEqual
+        length = 2
+      } else {
+        kind = .greater
+      }
+    default:
+      lexUnexpected(start)
+      return
+    }
+    index += length
+    add(kind, start)
+  }
+
+  mutating func lexUnexpected(_ start: Int) {
+    // Swallow one whole UTF-8 scalar (or one invalid byte).
+    let byte = bytes[index]
+    var length = 1
+    if byte >= 0xF0 { length = 4 } else if byte >= 0xE0 { length = 3 } else if byte >= 0xC0 { length = 2 }
+    index = min(index + length, bytes.count)
+    var continuation = start + 1
+    while continuation < index, bytes[continuation] & 0xC0 == 0x80 { continuation += 1 }
+    if continuation < index { index = continuation }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    var notes: [DiagnosticNote] = []
+    switch text {
+    case "%": notes.append(DiagnosticNote(.help, "a rate is written with its number, like 13%"))
+    case "^": notes.append(DiagnosticNote(.help, "TaxPro has no power operator; multiply instead"))
+    case "&", "|": notes.append(DiagnosticNote(.help, "write 'and' / 'or'"))
+    case "'": notes.append(DiagnosticNote(.help, "text is written in double quotes"))
+    case "\u{2212}": notes.append(DiagnosticNote(.help, "use the ASCII minus sign '-'"))
+    default: break
+    }
+    let shown = text.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value < 127 || $0.value > 160 }
+      ? "'\(text)'" : "byte 0x" + String(bytes[start], radix: 16)
+    error("unexpected-character", "unexpected character \(shown)", start, index, notes: notes)
+    add(.invalid, start)
+  }
+}

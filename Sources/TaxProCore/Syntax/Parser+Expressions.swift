@@ -1,0 +1,278 @@
+extension Parser {
+  mutating func parseExpression() -> Expression {
+    guard enter() else { return Expression(.missing, span(current)) }
+    defer { depth -= 1 }
+    return parseBinary(minimumPrecedence: 1)
+  }
+
+  /// Counts nesting; past the limit reports once and abandons the declaration.
+  mutating func enter() -> Bool {
+    depth += 1
+    if depth <= Parser.maximumDepth { return true }
+    depth -= 1
+    tooDeep()
+    return false
+  }
+
+  mutating func tooDeep() {
+    if !abandoning {
+      error(
+        "too-deep", "this expression is nested too deeply (more than \(Parser.maximumDepth) levels)",
+        at: span(current), notes: [DiagnosticNote(.help, "name parts of it with 'let' lines")])
+      abandoning = true
+    }
+    // Skip the rest of the declaration: nothing in it can be trusted now.
+    while !at(.endOfFile) && !(current.startsLine && current.column == 0) { advance() }
+  }
+
+  func binaryOperator(_ kind: TokenKind) -> BinaryOperator? {
+    switch kind {
+    case .plus: .add
+    case .minus: .subtract
+    case .star: .multiply
+    case .slash: .divide
+    case .equalEqual: .equal
+    case .bangEqual: .notEqual
+    case .less: .less
+    case .lessEqual: .lessEqual
+    case .greater: .greater
+    case .greaterEqual: .greaterEqual
+    case .kwAnd: .and
+    case .kwOr: .or
+    default: nil
+    }
+  }
+
+  /// Whether a token at the start of a line continues the expression before it.
+  func continues(_ token: Token) -> Bool {
+    if parenthesisDepth > 0 || !token.startsLine { return true }
+    switch token.kind {
+    case .minus, .dot: return token.column > statementColumn
+    default: return token.kind.isBinaryOperator
+    }
+  }
+
+  mutating func parseBinary(minimumPrecedence: Int) -> Expression {
+    var left = parseUnary()
+    var chain = 0
+    var lastComparison: Span? = nil
+    while let op = binaryOperator(kind), op.precedence >= minimumPrecedence, continues(current) {
+      if abandoning { break }
+      let operatorToken = advance()
+      chain += 1
+      if depth + chain > Parser.maximumDepth {
+        tooDeep()
+        break
+      }
+      if op.isComparison {
+        if let previous = lastComparison {
+          error(
+            "chained-comparison", "comparisons cannot be chained", at: span(operatorToken),
+            notes: [
+              DiagnosticNote(.note, "after this comparison", span: previous),
+              DiagnosticNote(.help, "write 'a < b and b < c'"),
+            ])
+        }
+        lastComparison = span(operatorToken)
+      }
+      let right = parseBinary(minimumPrecedence: op.precedence + 1)
+      left = Expression(.binary(op, left, right, operatorSpan: span(operatorToken)), left.span.to(right.span))
+    }
+    return left
+  }
+
+  mutating func parseUnary() -> Expression {
+    switch kind {
+    case .minus:
+      let token = advance()
+      guard enter() else { return Expression(.missing, span(token)) }
+      defer { depth -= 1 }
+      let operand = parseUnary()
+      return Expression(.unary(.negate, operand, operatorSpan: span(token)), span(token).to(operand.span))
+    case .kwNot:
+      let token = advance()
+      guard enter() else { return Expression(.missing, span(token)) }
+      defer { depth -= 1 }
+      let operand = parseBinary(minimumPrecedence: BinaryOperator.equal.precedence)
+      return Expression(.unary(.not, operand, operatorSpan: span(token)), span(token).to(operand.span))
+    case .plus:
+      errorAtCurrent("syntax", "unexpected '+'", notes: [DiagnosticNote(.help, "write the value without a '+'")])
+      advance()
+      return parseUnary()
+    default:
+      return parsePostfix()
+    }
+  }
+
+  mutating func parsePostfix() -> Expression {
+    var expression = parsePrimary()
+    while true {
+      if at(.dot) && continues(current) {
+        advance()
+        guard let member = expectIdentifier("a parameter name after '.'") else { break }
+        expression = Expression(.member(expression, member), expression.span.to(member.span))
+      } else if at(.leftParen) && (!current.startsLine || parenthesisDepth > 0) {
+        guard case .name(let name) = expression.kind else {
+          errorAtCurrent(
+            "syntax", "only formulas and built-in functions can be called",
+            notes: [DiagnosticNote(.help, "call a formula by its name: name(arguments)")])
+          let arguments = parseArguments()
+          _ = arguments
+          break
+        }
+        let callee = Identifier(name, span: expression.span)
+        let (arguments, end) = parseArguments()
+        expression = Expression(.call(callee, arguments), expression.span.to(end))
+      } else {
+        break
+      }
+    }
+    return expression
+  }
+
+  /// `( arguments )`; returns them and the span of the closing parenthesis.
+  mutating func parseArguments() -> ([Argument], Span) {
+    let open = advance()
+    parenthesisDepth += 1
+    var arguments: [Argument] = []
+    while !at(.rightParen) && !at(.endOfFile) && !abandoning {
+      let before = position
+      var label: Identifier? = nil
+      if at(.identifier) && peekKind(1) == .colon {
+        let token = advance()
+        label = Identifier(text(token), span: span(token))
+        advance()
+      }
+      let value = parseExpression()
+      arguments.append(Argument(label: label, value: value))
+      if at(.comma) {
+        advance()
+      } else if !at(.rightParen) {
+        errorAtCurrent("syntax", "expected ',' or ')' in the arguments, found \(describe(current))")
+        while !at(.comma) && !at(.rightParen) && !at(.endOfFile) && !(current.startsLine && current.column == 0) {
+          advance()
+        }
+        if at(.comma) { advance() }
+      }
+      if position == before { advance() }
+    }
+    parenthesisDepth -= 1
+    if let close = expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(open))]) {
+      return (arguments, span(close))
+    }
+    return (arguments, previousSpan)
+  }
+
+  mutating func parsePrimary() -> Expression {
+    let token = current
+    switch token.kind {
+    case .number:
+      advance()
+      return Expression(.number(literalValue(token, dropping: 0)), span(token))
+    case .rate:
+      advance()
+      let value = literalValue(token, dropping: 0)
+      let fraction = (try? value.scaled(byPowerOfTen: -2)) ?? .zero
+      return Expression(.rate(fraction), span(token))
+    case .money:
+      advance()
+      let value = literalValue(token, dropping: 1).rounded(places: 2, .halfAwayFromZero)
+      return Expression(.money(value), span(token))
+    case .string:
+      advance()
+      return Expression(.text(unescape(token)), span(token))
+    case .kwTrue, .kwFalse:
+      advance()
+      return Expression(.bool(token.kind == .kwTrue), span(token))
+    case .identifier:
+      advance()
+      return Expression(.name(text(token)), span(token))
+    case .kwFederal:
+      advance()
+      return Expression(.federal, span(token))
+    case .leftParen:
+      advance()
+      parenthesisDepth += 1
+      let inner = parseExpression()
+      parenthesisDepth -= 1
+      let close = expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(token))])
+      let end = close.map { span($0) } ?? inner.span
+      return Expression(.parenthesized(inner), span(token).to(end))
+    case .kwIf:
+      return parseConditional()
+    case .kwBrackets:
+      return parseBracketTable()
+    case .invalid:
+      advance()
+      return Expression(.missing, span(token))
+    default:
+      var notes: [DiagnosticNote] = []
+      if token.kind == .kwFormula || token.kind == .kwLet {
+        notes.append(DiagnosticNote(.note, "'\(text(token))' starts a declaration, which cannot appear here"))
+      }
+      errorAtCurrent("syntax", "expected an expression, found \(describe(token))", notes: notes)
+      return Expression(.missing, span(token))
+    }
+  }
+
+  mutating func parseConditional() -> Expression {
+    let keyword = advance()
+    guard enter() else { return Expression(.missing, span(keyword)) }
+    defer { depth -= 1 }
+    let condition = parseExpression()
+    guard expect(.kwThen, "'then'", notes: [DiagnosticNote(.help, "write: if condition then value else other")]) != nil
+    else {
+      return Expression(.conditional(condition, Expression(.missing, previousSpan), Expression(.missing, previousSpan)),
+        span(keyword).to(condition.span))
+    }
+    let thenBranch = parseExpression()
+    guard
+      expect(.kwElse, "'else'", notes: [
+        DiagnosticNote(.note, "every 'if' needs an 'else': an expression always has a value", span: span(keyword))
+      ]) != nil
+    else {
+      return Expression(.conditional(condition, thenBranch, Expression(.missing, previousSpan)),
+        span(keyword).to(thenBranch.span))
+    }
+    let elseBranch = parseExpression()
+    return Expression(.conditional(condition, thenBranch, elseBranch), span(keyword).to(elseBranch.span))
+  }
+
+  mutating func parseBracketTable() -> Expression {
+    let keyword = advance()
+    var rows: [BracketRow] = []
+    let savedColumn = statementColumn
+    defer { statementColumn = savedColumn }
+    let end = parseBlock("the bracket rows (threshold -> rate)") { parser in
+      parser.statementColumn = parser.current.column
+      let errorsBefore = parser.diagnostics.count
+      let threshold = parser.parseExpression()
+      if parser.expect(.arrow, "'->' and the rate of the bracket") != nil {
+        let rate = parser.parseExpression()
+        rows.append(BracketRow(threshold: threshold, rate: rate))
+      }
+      if parser.at(.comma) { parser.advance() }
+      if !parser.atStatementBoundary && parser.diagnostics.count > errorsBefore { parser.skipRestOfLine() }
+    }
+    return Expression(.brackets(rows), span(keyword).to(end))
+  }
+
+  /// The decimal value of a number, money or rate token, ignoring separators, `$` and `%`.
+  mutating func literalValue(_ token: Token, dropping prefix: Int) -> ExactDecimal {
+    let bytes = source.bytes[(Int(token.start) + prefix)..<Int(token.end)]
+    do {
+      let (value, isExact) = try ExactDecimal.parse(digits: bytes)
+      if !isExact {
+        diagnostics.append(
+          .warning(
+            "inexact-literal", "this number has more digits than TaxPro keeps (\(ExactDecimal.precision)); it was rounded",
+            at: span(token)))
+      }
+      return value
+    } catch {
+      self.error(
+        "number-too-large", "this number is too large (TaxPro's numbers stay below 10^100)", at: span(token))
+      return .zero
+    }
+  }
+}

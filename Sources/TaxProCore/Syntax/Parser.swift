@@ -1,0 +1,262 @@
+/// Whether a source is a file of declarations or interactive input, where bare expressions are allowed.
+public enum ParseMode: Sendable {
+  case file
+  case interactive
+}
+
+/// A hand-written recursive-descent parser with precedence climbing.
+///
+/// **Invariant:** parsing never fails. It returns a tree and its diagnostics, recovering at line and declaration
+/// boundaries so that one file can show many errors and editors can still work in broken code.
+///
+/// Newlines end statements. An expression goes on across a line break inside parentheses, after a binary operator, or
+/// when the next line starts with a binary operator (`-` only when indented further than the statement's first line).
+public struct Parser {
+  /// Deeper nesting than this is a diagnostic, never a stack overflow.
+  public static let maximumDepth = 1000
+  /// More diagnostics than this from one source are summarized.
+  static let maximumDiagnostics = 500
+
+  let source: SourceFile
+  let mode: ParseMode
+  let tokens: [Token]
+  let comments: [Comment]
+  /// Line index → index in `comments` of a documentation comment alone on that line.
+  let documentationLines: [Int: Int]
+  var position = 0
+  var diagnostics: [Diagnostic] = []
+  var depth = 0
+  /// Inside parentheses newlines do not matter.
+  var parenthesisDepth = 0
+  /// Column of the first token of the statement being parsed (the layout rule for `-` at the start of a line).
+  var statementColumn: Int32 = 0
+  var reachedEndUnexpectedly = false
+  /// After "nested too deeply", errors are silenced until the next top-level declaration.
+  var abandoning = false
+  var lastErrorPosition = -1
+  var tooManyErrors = false
+
+  init(source: SourceFile, lexed: LexedSource, mode: ParseMode) {
+    self.source = source
+    self.mode = mode
+    self.tokens = lexed.tokens
+    self.comments = lexed.comments
+    var lines: [Int: Int] = [:]
+    for (index, comment) in lexed.comments.enumerated() where comment.isDocumentation && comment.ownLine {
+      lines[source.lineIndex(of: comment.span.start)] = index
+    }
+    self.documentationLines = lines
+    self.diagnostics = lexed.diagnostics
+  }
+
+  /// Parses a whole source.
+  public static func parse(_ source: SourceFile, mode: ParseMode = .file) -> SyntaxTree {
+    let lexed = Lexer.lex(source)
+    var parser = Parser(source: source, lexed: lexed, mode: mode)
+    let declarations = parser.parseDeclarations()
+    return SyntaxTree(
+      source: source, declarations: declarations, comments: lexed.comments, diagnostics: parser.diagnostics,
+      isIncomplete: parser.reachedEndUnexpectedly)
+  }
+
+  // MARK: Token access
+
+  var current: Token { tokens[position] }
+  var kind: TokenKind { tokens[position].kind }
+
+  func peekKind(_ offset: Int) -> TokenKind {
+    let index = position + offset
+    return index < tokens.count ? tokens[index].kind : .endOfFile
+  }
+
+  func at(_ kind: TokenKind) -> Bool { tokens[position].kind == kind }
+
+  @discardableResult
+  mutating func advance() -> Token {
+    let token = tokens[position]
+    if token.kind != .endOfFile { position += 1 }
+    return token
+  }
+
+  func span(_ token: Token) -> Span { Span(file: source.id, start: Int(token.start), end: Int(token.end)) }
+
+  func text(_ token: Token) -> String { String(decoding: source.bytes[token.range], as: UTF8.self) }
+
+  /// The span of the previous token (the end of what was just parsed).
+  var previousSpan: Span {
+    position > 0 ? span(tokens[position - 1]) : span(tokens[0])
+  }
+
+  func describe(_ token: Token) -> String {
+    switch token.kind {
+    case .identifier, .number, .money, .rate: "'\(text(token))'"
+    case .string: "text \(text(token))"
+    default: token.kind.displayName
+    }
+  }
+
+  // MARK: Diagnostics
+
+  mutating func error(
+    _ code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []
+  ) {
+    if abandoning || tooManyErrors { return }
+    if diagnostics.count >= Parser.maximumDiagnostics {
+      tooManyErrors = true
+      diagnostics.append(.error("too-many-errors", "too many errors; stopped reporting", at: span))
+      return
+    }
+    diagnostics.append(.error(code, message, at: span, notes: notes, fixes: fixes))
+  }
+
+  /// Reports an error at the current token, once per token.
+  mutating func errorAtCurrent(_ code: String, _ message: String, notes: [DiagnosticNote] = []) {
+    if current.kind == .endOfFile { reachedEndUnexpectedly = true }
+    if lastErrorPosition == position { return }
+    lastErrorPosition = position
+    if current.kind == .invalid { return }  // the lexer already said what is wrong here
+    error("syntax", message, at: span(current), notes: notes)
+  }
+
+  /// Consumes a token of `kind` or reports what was expected.
+  @discardableResult
+  mutating func expect(_ kind: TokenKind, _ what: String? = nil, notes: [DiagnosticNote] = []) -> Token? {
+    if at(kind) { return advance() }
+    errorAtCurrent("syntax", "expected \(what ?? kind.displayName), found \(describe(current))", notes: notes)
+    return nil
+  }
+
+  mutating func expectIdentifier(_ what: String) -> Identifier? {
+    if at(.identifier) {
+      let token = advance()
+      return Identifier(text(token), span: span(token))
+    }
+    if current.kind.isKeyword {
+      errorAtCurrent(
+        "syntax", "expected \(what), found the keyword \(describe(current))",
+        notes: [DiagnosticNote(.note, "'\(text(current))' is a reserved word and cannot be used as a name")])
+      return nil
+    }
+    errorAtCurrent("syntax", "expected \(what), found \(describe(current))")
+    return nil
+  }
+
+  /// True when the current token is on a new line, closes a block, or ends the input: a statement may end here.
+  var atStatementBoundary: Bool {
+    current.startsLine || at(.rightBrace) || at(.endOfFile)
+  }
+
+  /// After a statement: anything left on its line is an error, and is skipped.
+  mutating func finishStatement(_ what: String, errorsBefore: Int) {
+    if atStatementBoundary { return }
+    if diagnostics.count == errorsBefore {
+      var notes: [DiagnosticNote] = []
+      if at(.identifier) || at(.number) || at(.money) || at(.rate) {
+        notes.append(DiagnosticNote(.help, "is an operator or a ',' missing before \(describe(current))?"))
+      }
+      errorAtCurrent("syntax", "unexpected \(describe(current)) after \(what)", notes: notes)
+    }
+    skipRestOfLine()
+  }
+
+  mutating func skipRestOfLine() {
+    while !atStatementBoundary { advance() }
+  }
+
+  /// Skips to the next declaration keyword at the start of a line (or the end of the input).
+  mutating func skipToDeclaration() {
+    while !at(.endOfFile) {
+      if current.startsLine && current.column == 0 && isDeclarationStart(kind) { return }
+      advance()
+    }
+  }
+
+  func isDeclarationStart(_ kind: TokenKind) -> Bool {
+    switch kind {
+    case .kwFormula, .kwLet, .kwTest, .kwParameters, .kwProvince, .kwFederal: true
+    default: false
+    }
+  }
+
+  // MARK: Documentation
+
+  /// The `##` block directly above the line of `token`.
+  func documentation(before token: Token) -> Documentation {
+    var line = source.lineIndex(of: Int(token.start)) - 1
+    var indices: [Int] = []
+    while line >= 0, let index = documentationLines[line] {
+      indices.append(index)
+      line -= 1
+    }
+    guard let first = indices.last, let last = indices.first else { return Documentation() }
+    let lines = indices.reversed().map { comments[$0].text }
+    return Documentation.parse(lines: lines, span: comments[first].span.to(comments[last].span))
+  }
+
+  // MARK: Top level
+
+  mutating func parseDeclarations() -> [Declaration] {
+    var declarations: [Declaration] = []
+    var previousWasFormula = false
+    while !at(.endOfFile) {
+      abandoning = false
+      let start = position
+      let errorsBefore = diagnostics.count
+      if mode == .file, !isDeclarationStart(kind), current.column > 0, previousWasFormula, !at(.rightBrace) {
+        let line = current
+        let expression = parseExpression()
+        error(
+          "syntax", "a formula's body ends with one expression; this line is not part of it",
+          at: span(line).to(expression.span),
+          notes: [
+            DiagnosticNote(.help, "name intermediate steps with 'let name = …' lines before the result"),
+            DiagnosticNote(.help, "to continue an expression on the next line, end the line with an operator"),
+          ])
+        skipToDeclaration()
+        continue
+      }
+      if let declaration = parseDeclaration() {
+        declarations.append(declaration)
+        if case .formula = declaration { previousWasFormula = true } else { previousWasFormula = false }
+      }
+      if position == start {
+        errorAtCurrent("syntax", "unexpected \(describe(current))")
+        advance()
+      }
+      if diagnostics.count > errorsBefore && !atStatementBoundary {
+        skipToDeclaration()
+      } else if !atStatementBoundary {
+        finishStatement("a declaration", errorsBefore: errorsBefore)
+      }
+    }
+    return declarations
+  }
+
+  mutating func parseDeclaration() -> Declaration? {
+    statementColumn = current.column
+    switch kind {
+    case .kwFormula: return parseFormula().map { .formula($0) }
+    case .kwLet:
+      let documentation = documentation(before: current)
+      let binding = parseLet()
+      return binding.map { .constant(ConstantDeclaration(documentation: documentation, binding: $0, span: $0.span)) }
+    case .kwTest: return parseTest().map { .test($0) }
+    case .kwParameters: return parseInterface().map { .interface($0) }
+    case .kwProvince, .kwFederal: return parseJurisdiction().map { .jurisdiction($0) }
+    case .rightBrace, .rightParen, .kwThen, .kwElse, .arrow, .comma, .dotDot, .equal, .colon, .kwYear, .kwIn:
+      errorAtCurrent("syntax", "unexpected \(describe(current))")
+      advance()
+      return nil
+    default:
+      let expression = parseExpression()
+      if mode == .file {
+        error(
+          "top-level-expression", "an expression at the top level of a file has no effect", at: expression.span,
+          notes: [
+            DiagnosticNote(.help, "check it in a test (test \"name\" { … }) or name it with 'let name = …'")
+          ])
+      }
+      return .expression(expression)
+    }
+  }
+}

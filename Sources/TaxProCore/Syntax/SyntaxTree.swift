@@ -1,0 +1,323 @@
+/// A name as written, with where it was written.
+public struct Identifier: Hashable, Sendable {
+  public var name: String
+  public var span: Span
+  public init(_ name: String, span: Span) {
+    self.name = name
+    self.span = span
+  }
+}
+
+public enum UnaryOperator: String, Sendable {
+  case negate = "-"
+  case not = "not"
+}
+
+public enum BinaryOperator: String, Sendable {
+  case add = "+"
+  case subtract = "-"
+  case multiply = "*"
+  case divide = "/"
+  case equal = "=="
+  case notEqual = "!="
+  case less = "<"
+  case lessEqual = "<="
+  case greater = ">"
+  case greaterEqual = ">="
+  case and = "and"
+  case or = "or"
+
+  /// Binding strength; higher binds tighter.
+  public var precedence: Int {
+    switch self {
+    case .or: 1
+    case .and: 2
+    case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: 4
+    case .add, .subtract: 5
+    case .multiply, .divide: 6
+    }
+  }
+
+  public var isComparison: Bool { precedence == 4 }
+}
+
+/// An expression node with the span of its whole text.
+public struct Expression: Sendable {
+  public var kind: ExpressionKind
+  public var span: Span
+  public init(_ kind: ExpressionKind, _ span: Span) {
+    self.kind = kind
+    self.span = span
+  }
+}
+
+public indirect enum ExpressionKind: Sendable {
+  case number(ExactDecimal)
+  case money(ExactDecimal)
+  /// A rate as a fraction: `5.05%` is `0.0505`.
+  case rate(ExactDecimal)
+  case text(String)
+  case bool(Bool)
+  case name(String)
+  /// The `federal` jurisdiction.
+  case federal
+  case unary(UnaryOperator, Expression, operatorSpan: Span)
+  case binary(BinaryOperator, Expression, Expression, operatorSpan: Span)
+  case call(Identifier, [Argument])
+  case member(Expression, Identifier)
+  case conditional(Expression, Expression, Expression)
+  case parenthesized(Expression)
+  case brackets([BracketRow])
+  /// Stands where the parser expected an expression and found none (already reported).
+  case missing
+}
+
+/// A call argument: positional, or named (`income: $85,000`).
+public struct Argument: Sendable {
+  public var label: Identifier?
+  public var value: Expression
+  public var span: Span { label.map { $0.span.to(value.span) } ?? value.span }
+}
+
+/// One row of a bracket table: `threshold -> rate`.
+public struct BracketRow: Sendable {
+  public var threshold: Expression
+  public var rate: Expression
+  public var span: Span { threshold.span.to(rate.span) }
+}
+
+/// What a `##` block says about the declaration below it.
+public struct Documentation: Sendable, Equatable {
+  public var summary: String = ""
+  public var definition: String?
+  public var instruction: String?
+  public var tip: String?
+  /// The topic path, e.g. `["Income", "Investment income", "Dividends"]`.
+  public var topic: [String] = []
+  public var references: [String] = []
+  public var notes: [String] = []
+  public var examples: [String] = []
+  /// Where the comment block is.
+  public var span: Span?
+
+  public init() {}
+
+  public var isEmpty: Bool {
+    summary.isEmpty && definition == nil && instruction == nil && tip == nil && topic.isEmpty && references.isEmpty
+      && notes.isEmpty && examples.isEmpty
+  }
+
+  /// Reads the lines of a `##` block: leading lines are the summary; `key:` lines start fields; later lines continue them.
+  public static func parse(lines: [String], span: Span?) -> Documentation {
+    enum Field { case summary, definition, instruction, tip, topic, reference, note, example }
+    var documentation = Documentation()
+    documentation.span = span
+    var current = Field.summary
+    func append(_ existing: String?, _ text: String) -> String {
+      guard let existing, !existing.isEmpty else { return text }
+      return text.isEmpty ? existing + "\n" : (existing.hasSuffix("\n") ? existing + text : existing + " " + text)
+    }
+    for rawLine in lines {
+      let line = rawLine.trimmingSpaces
+      var field: Field? = nil
+      var rest = line
+      if let colon = line.firstIndex(of: ":") {
+        let key = line[..<colon].lowercased()
+        let fields: [String: Field] = [
+          "definition": .definition, "instruction": .instruction, "instructions": .instruction, "tip": .tip,
+          "topic": .topic, "reference": .reference, "references": .reference, "source": .reference, "note": .note,
+          "example": .example,
+        ]
+        if let known = fields[key] {
+          field = known
+          rest = String(line[line.index(after: colon)...]).trimmingSpaces
+        }
+      }
+      if let field {
+        current = field
+        switch field {
+        case .summary: break
+        case .definition: documentation.definition = append(documentation.definition, rest)
+        case .instruction: documentation.instruction = append(documentation.instruction, rest)
+        case .tip: documentation.tip = append(documentation.tip, rest)
+        case .topic:
+          documentation.topic = rest.split(separator: "/").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        case .reference: if !rest.isEmpty { documentation.references.append(rest) }
+        case .note: documentation.notes.append(rest)
+        case .example: documentation.examples.append(rest)
+        }
+        continue
+      }
+      switch current {
+      case .summary: documentation.summary = append(documentation.summary, line)
+      case .definition: documentation.definition = append(documentation.definition, line)
+      case .instruction: documentation.instruction = append(documentation.instruction, line)
+      case .tip: documentation.tip = append(documentation.tip, line)
+      case .topic: break
+      case .reference: if !line.isEmpty { documentation.references.append(line) }
+      case .note:
+        if let last = documentation.notes.indices.last {
+          documentation.notes[last] = append(documentation.notes[last], line)
+        }
+      case .example:
+        if !line.isEmpty { documentation.examples.append(line) }
+      }
+    }
+    documentation.summary = documentation.summary.trimmingCharacters(in: "\n ")
+    return documentation
+  }
+}
+
+extension String {
+  var trimmingSpaces: String { trimmingCharacters(in: " \t\r") }
+
+  func trimmingCharacters(in set: String) -> String {
+    let characters = Set(set)
+    var start = startIndex
+    var end = endIndex
+    while start < end, characters.contains(self[start]) { start = index(after: start) }
+    while end > start, characters.contains(self[index(before: end)]) { end = index(before: end) }
+    return String(self[start..<end])
+  }
+}
+
+/// A type as written: `Money`, `Rate`, …
+public struct TypeAnnotation: Sendable {
+  public var name: String
+  public var span: Span
+}
+
+/// `in lo..hi` after a parameter's type.
+public struct RangeConstraint: Sendable {
+  public var lower: Expression
+  public var upper: Expression
+  public var span: Span
+}
+
+/// A formula parameter.
+public struct Parameter: Sendable {
+  public var documentation: Documentation
+  public var name: Identifier
+  public var type: TypeAnnotation
+  public var range: RangeConstraint?
+  public var defaultValue: Expression?
+  public var span: Span
+}
+
+/// `let name = value` (in a body, a test or at top level).
+public struct LetBinding: Sendable {
+  public var name: Identifier
+  public var type: TypeAnnotation?
+  public var value: Expression
+  public var span: Span
+}
+
+public struct FormulaDeclaration: Sendable {
+  public var documentation: Documentation
+  public var name: Identifier
+  public var parameters: [Parameter]
+  public var returnType: TypeAnnotation?
+  public var lets: [LetBinding]
+  public var result: Expression
+  public var span: Span
+}
+
+public struct ConstantDeclaration: Sendable {
+  public var documentation: Documentation
+  public var binding: LetBinding
+  public var span: Span
+}
+
+public enum TestItem: Sendable {
+  case binding(LetBinding)
+  case check(Expression)
+}
+
+public struct TestDeclaration: Sendable {
+  public var documentation: Documentation
+  public var name: String
+  public var nameSpan: Span
+  public var year: Int?
+  public var yearSpan: Span?
+  public var items: [TestItem]
+  public var span: Span
+}
+
+/// A member of a `parameters` interface.
+public struct InterfaceMember: Sendable {
+  public var documentation: Documentation
+  public var name: Identifier
+  public var type: TypeAnnotation
+  public var span: Span
+}
+
+/// `parameters Province { … }`.
+public struct InterfaceDeclaration: Sendable {
+  public var documentation: Documentation
+  public var name: Identifier
+  public var members: [InterfaceMember]
+  public var span: Span
+}
+
+/// `name = value` inside a `year` block.
+public struct ParameterDefinition: Sendable {
+  public var documentation: Documentation
+  public var name: Identifier
+  public var value: Expression
+  public var span: Span
+}
+
+public struct YearBlock: Sendable {
+  public var year: Int
+  public var yearSpan: Span
+  public var definitions: [ParameterDefinition]
+  public var span: Span
+}
+
+public enum JurisdictionKind: String, Sendable {
+  case province
+  case federal
+}
+
+/// `province ON "Ontario" { year 2025 { … } }` or `federal "Canada" { … }`.
+public struct JurisdictionDeclaration: Sendable {
+  public var documentation: Documentation
+  public var kind: JurisdictionKind
+  /// `ON`, or `federal`.
+  public var code: Identifier
+  public var fullName: String?
+  public var years: [YearBlock]
+  public var span: Span
+}
+
+public enum Declaration: Sendable {
+  case formula(FormulaDeclaration)
+  case constant(ConstantDeclaration)
+  case test(TestDeclaration)
+  case interface(InterfaceDeclaration)
+  case jurisdiction(JurisdictionDeclaration)
+  /// A bare expression: what a REPL line or `taxpro eval` evaluates. In a file it is an error.
+  case expression(Expression)
+
+  public var span: Span {
+    switch self {
+    case .formula(let formula): formula.span
+    case .constant(let constant): constant.span
+    case .test(let test): test.span
+    case .interface(let interface): interface.span
+    case .jurisdiction(let jurisdiction): jurisdiction.span
+    case .expression(let expression): expression.span
+    }
+  }
+}
+
+/// The result of parsing one source: never fails, always a tree plus what went wrong.
+public struct SyntaxTree: Sendable {
+  public var source: SourceFile
+  public var declarations: [Declaration]
+  public var comments: [Comment]
+  public var diagnostics: [Diagnostic]
+  /// True when the input stopped in the middle of something (an open parenthesis, `1 +`, a formula without a body):
+  /// the REPL then asks for another line instead of reporting an error.
+  public var isIncomplete: Bool
+}

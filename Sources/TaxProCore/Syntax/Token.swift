@@ -1,0 +1,115 @@
+/// The kinds of token. Keywords are reserved; type names such as `Money` are ordinary identifiers.
+public enum TokenKind: UInt8, Sendable {
+  case identifier, number, money, rate, string
+  // Keywords.
+  case kwFormula, kwLet, kwTest, kwParameters, kwProvince, kwFederal, kwYear, kwBrackets
+  case kwIf, kwThen, kwElse, kwAnd, kwOr, kwNot, kwIn, kwTrue, kwFalse
+  // Punctuation and operators.
+  case plus, minus, star, slash, leftParen, rightParen, leftBrace, rightBrace, comma, colon, dot, dotDot
+  case equal, equalEqual, bangEqual, less, lessEqual, greater, greaterEqual, arrow
+  /// A character or literal the lexer could not make sense of (already reported).
+  case invalid
+  case endOfFile
+
+  static let keywords: [String: TokenKind] = [
+    "formula": .kwFormula, "let": .kwLet, "test": .kwTest, "parameters": .kwParameters, "province": .kwProvince,
+    "federal": .kwFederal, "year": .kwYear, "brackets": .kwBrackets, "if": .kwIf, "then": .kwThen, "else": .kwElse,
+    "and": .kwAnd, "or": .kwOr, "not": .kwNot, "in": .kwIn, "true": .kwTrue, "false": .kwFalse,
+  ]
+
+  /// Every reserved word, for completion and highlighting.
+  public static var keywordNames: [String] { keywords.keys.sorted() }
+
+  public var isKeyword: Bool { rawValue >= TokenKind.kwFormula.rawValue && rawValue <= TokenKind.kwFalse.rawValue }
+
+  /// A binary operator that can only continue an expression, never start one (`-` can start one).
+  var isBinaryOperator: Bool {
+    switch self {
+    case .plus, .minus, .star, .slash, .equalEqual, .bangEqual, .less, .lessEqual, .greater, .greaterEqual, .kwAnd,
+      .kwOr:
+      true
+    default: false
+    }
+  }
+
+  /// How the parser names this token in messages.
+  public var displayName: String {
+    switch self {
+    case .identifier: "a name"
+    case .number: "a number"
+    case .money: "an amount of money"
+    case .rate: "a rate"
+    case .string: "a text"
+    case .invalid: "an invalid token"
+    case .endOfFile: "the end of the input"
+    default: "'\(spelling)'"
+    }
+  }
+
+  /// The fixed spelling of keywords and punctuation.
+  public var spelling: String {
+    switch self {
+    case .kwFormula: "formula"
+    case .kwLet: "let"
+    case .kwTest: "test"
+    case .kwParameters: "parameters"
+    case .kwProvince: "province"
+    case .kwFederal: "federal"
+    case .kwYear: "year"
+    case .kwBrackets: "brackets"
+    case .kwIf: "if"
+    case .kwThen: "then"
+    case .kwElse: "else"
+    case .kwAnd: "and"
+    case .kwOr: "or"
+    case .kwNot: "not"
+    case .kwIn: "in"
+    case .kwTrue: "true"
+    case .kwFalse: "false"
+    case .plus: "+"
+    case .minus: "-"
+    case .star: "*"
+    case .slash: "/"
+    case .leftParen: "("
+    case .rightParen: ")"
+    case .leftBrace: "{"
+    case .rightBrace: "}"
+    case .comma: ","
+    case .colon: ":"
+    case .dot: "."
+    case .dotDot: ".."
+    case .equal: "="
+    case .equalEqual: "=="
+    case .bangEqual: "!="
+    case .less: "<"
+    case .lessEqual: "<="
+    case .greater: ">"
+    case .greaterEqual: ">="
+    case .arrow: "->"
+    default: ""
+    }
+  }
+}
+
+/// One token: its kind, its bytes, and where its line starts (for the layout rule that continues expressions).
+public struct Token: Sendable {
+  public var kind: TokenKind
+  public var start: Int32
+  public var end: Int32
+  /// Byte column of the token within its line (0-based).
+  public var column: Int32
+  /// True for the first token on its line.
+  public var startsLine: Bool
+
+  public var range: Range<Int> { Int(start)..<Int(end) }
+}
+
+/// A `#` or `##` comment, kept beside the tokens for documentation, formatting and highlighting.
+public struct Comment: Sendable {
+  public var span: Span
+  public var isDocumentation: Bool
+  /// The text after `#` or `##` and one optional space.
+  public var text: String
+  /// True when the comment is the only thing on its line.
+  public var ownLine: Bool
+}
