@@ -1,1 +1,47 @@
-print("taxpro")
+import Foundation
+import TaxProCore
+
+/// The version printed by `--version`.
+let version = "0.1.0"
+
+func run(_ arguments: [String]) -> Int32 {
+  let options: Options
+  do {
+    options = try Options.parse(arguments)
+  } catch {
+    Output.writeError("taxpro: \(error.message)\nRun 'taxpro --help' for usage.\n")
+    return 2
+  }
+  Output.configure(options.color)
+  if options.version {
+    Output.write("taxpro \(version)\n")
+    return 0
+  }
+  if options.help {
+    Output.write(Options.usage)
+    return 0
+  }
+  do {
+    switch options.command {
+    case "eval": return try Commands.eval(options)
+    case "explain": return try Commands.explain(options)
+    case "check": return try Commands.check(options)
+    case "test": return try Commands.test(options)
+    default:
+      return try Commands.lines(options)
+    }
+  } catch {
+    Output.writeError("taxpro: \(error.message)\n")
+    return 2
+  }
+}
+
+// Deeply nested input is bounded by the parser and evaluator, but their limits assume a roomy stack: run on a thread
+// with 512 MiB of it.
+let worker = Thread {
+  let status = run(Array(CommandLine.arguments.dropFirst()))
+  exit(status)
+}
+worker.stackSize = 512 << 20
+worker.start()
+while true { sleep(1000) }

@@ -52,7 +52,7 @@ public struct DiagnosticRenderer: Sendable {
 
   func gutter(for spans: [Span]) -> Int {
     let lines = spans.compactMap { span in sources[span.file].map { $0.lineIndex(of: span.start) + 1 } }
-    return String(lines.max() ?? 1).count + 1
+    return String(lines.max() ?? 1).count
   }
 
   /// The source line of a span with a caret underline.
@@ -71,7 +71,7 @@ public struct DiagnosticRenderer: Sendable {
     }
     let markedWidth = max(1, String(decoding: lineBytes[startInLine..<endInLine], as: UTF8.self).unicodeScalars.count)
     let number = String(lineIndex + 1)
-    let blankGutter = String(repeating: " ", count: gutterWidth) + style("|", .gutter)
+    let blankGutter = String(repeating: " ", count: gutterWidth + 1) + style("|", .gutter)
     var output = String(repeating: " ", count: gutterWidth - number.count) + style(number, .gutter) + " "
     output += style("|", .gutter) + " " + lineText + "\n"
     output += blankGutter + " " + padding + style(String(repeating: "^", count: markedWidth), role) + "\n"

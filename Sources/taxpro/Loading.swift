@@ -1,0 +1,64 @@
+import Foundation
+import TaxProCore
+import TaxProLibrary
+
+/// The standard library and the user's files, parsed.
+struct Loaded {
+  var trees: [SyntaxTree]
+  var userFiles: Set<FileID>
+  var nextFileID: Int
+}
+
+enum Loading {
+  /// Parses the library and `paths` (files, or directories searched for `.tax` files when `directories` is set).
+  static func load(_ paths: [String], libraryTests: Bool = false, directories: Bool = false) throws(Options.UsageError)
+    -> Loaded
+  {
+    let userPaths = try expand(paths, directories: directories)
+    // A library file given on the command line is checked as the user's file, not loaded twice.
+    let given = Set(userPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path })
+    let library = StandardLibrary.files(includeTests: libraryTests)
+    if library.isEmpty {
+      throw Options.UsageError(message: "the standard library was not found (set TAXPRO_LIBRARY to its directory)")
+    }
+    var trees: [SyntaxTree] = []
+    for file in library
+    where !given.contains(URL(fileURLWithPath: file.path).standardizedFileURL.resolvingSymlinksInPath().path) {
+      trees.append(Parser.parse(SourceFile(id: FileID(trees.count), name: file.name, text: file.text)))
+    }
+    var nextID = trees.count
+    var userFiles: Set<FileID> = []
+    for path in userPaths {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        throw Options.UsageError(message: "cannot read '\(path)'")
+      }
+      let source = SourceFile(id: FileID(nextID), name: path, text: String(decoding: data, as: UTF8.self))
+      nextID += 1
+      userFiles.insert(source.id)
+      trees.append(Parser.parse(source))
+    }
+    return Loaded(trees: trees, userFiles: userFiles, nextFileID: nextID)
+  }
+
+  static func expand(_ paths: [String], directories: Bool) throws(Options.UsageError) -> [String] {
+    var result: [String] = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw Options.UsageError(message: "no such file: '\(path)'")
+      }
+      if isDirectory.boolValue {
+        guard directories else { throw Options.UsageError(message: "'\(path)' is a directory") }
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        var found: [String] = []
+        while let item = enumerator?.nextObject() as? String {
+          if item.hasSuffix(".tax") { found.append((path as NSString).appendingPathComponent(item)) }
+        }
+        result.append(contentsOf: found.sorted())
+      } else {
+        result.append(path)
+      }
+    }
+    return result
+  }
+}
