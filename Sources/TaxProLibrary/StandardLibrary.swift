@@ -58,6 +58,24 @@ public enum StandardLibrary {
     return result
   }
 
+  /// Whether `path` is a copy of a library file (the library's sources being edited in a checkout, say): a file with a
+  /// library file's name in a directory (or its `tests/`) that also holds `interfaces.tax` and `federal.tax`. Such a file
+  /// replaces the library's own when both are loaded.
+  public static func libraryName(ofCopy path: String) -> String? {
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    var directory = url.deletingLastPathComponent()
+    var prefix = ""
+    if directory.lastPathComponent == "tests" {
+      directory = directory.deletingLastPathComponent()
+      prefix = "tests/"
+    }
+    let manager = FileManager.default
+    guard manager.fileExists(atPath: directory.appendingPathComponent("interfaces.tax").path),
+      manager.fileExists(atPath: directory.appendingPathComponent("federal.tax").path)
+    else { return nil }
+    return "<std>/" + prefix + url.lastPathComponent
+  }
+
   /// Parses the library; file ids start at `firstFileID`.
   public static func trees(includeTests: Bool = false, firstFileID: Int = 0) -> [SyntaxTree] {
     files(includeTests: includeTests).enumerated().map { offset, file in

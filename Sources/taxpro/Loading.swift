@@ -16,14 +16,14 @@ enum Loading {
   {
     let userPaths = try expand(paths, directories: directories)
     // A library file given on the command line is checked as the user's file, not loaded twice.
-    let given = Set(userPaths.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path })
+    let given = Set(userPaths.compactMap(StandardLibrary.libraryName(ofCopy:)))
     let library = StandardLibrary.files(includeTests: libraryTests)
     if library.isEmpty {
       throw Options.UsageError(message: "the standard library was not found (set TAXPRO_LIBRARY to its directory)")
     }
     var trees: [SyntaxTree] = []
     for file in library
-    where !given.contains(URL(fileURLWithPath: file.path).standardizedFileURL.resolvingSymlinksInPath().path) {
+    where !given.contains(file.name) {
       trees.append(Parser.parse(SourceFile(id: FileID(trees.count), name: file.name, text: file.text)))
     }
     var nextID = trees.count
