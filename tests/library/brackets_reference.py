@@ -19,7 +19,7 @@ Usage:
     python3 tests/library/brackets_reference.py --check    # exit 1 if the files differ from what would be written
     python3 tests/library/brackets_reference.py --explain ON 2025 85000   # show the arithmetic for one case
     --csv PATH   use another copy of canada_tax_parameters_2025_2026.csv
-                 (default: $TAXPRO_PARAMETERS_CSV, else <repo>/../shared/data/canada_tax_parameters_2025_2026.csv)
+                 (default: $TAXPRO_PARAMETERS_CSV, else <repo>/data/canada_tax_parameters_2025_2026.csv)
 
 Python 3.11, standard library only.
 """
@@ -38,7 +38,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 RESOURCES = REPO / "Sources" / "TaxProLibrary" / "Resources"
 TESTS_DIR = RESOURCES / "tests"
-DEFAULT_CSV = REPO.parent / "shared" / "data" / "canada_tax_parameters_2025_2026.csv"
+DEFAULT_CSV = REPO / "data" / "canada_tax_parameters_2025_2026.csv"
 YEARS = ("2025", "2026")
 # Output order: federal first, then the 13 provinces and territories alphabetically.
 JURISDICTIONS = ("FED", "AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT")
