@@ -24,6 +24,8 @@ public final class EditLineEditor: LineEditor {
   private let inputDescriptor: Int32
   /// The prompt as a C string that stays valid between the callback returning it and libedit printing it.
   private var promptStorage: UnsafeMutablePointer<CChar>
+  /// Further lines of a recalled multi-line entry, handed out by the next reads.
+  private var queuedLines: [String] = []
   /// Byte that brackets non-printing prompt text (`EL_PROMPT_ESC`); see `CompletionText.bracketingEscapes`.
   private static let promptEscape: CChar = 1
 
@@ -102,7 +104,8 @@ public final class EditLineEditor: LineEditor {
     read(prompt: prompt)
   }
 
-  /// Entries may span several lines; libedit stores and saves them whole.
+  /// Entries may span several lines; libedit stores and saves them whole, and recalling one gives its
+  /// lines back one read at a time, as if they had been typed (or pasted) again.
   public func addHistory(_ entry: String) {
     history.add(entry)
   }
@@ -110,6 +113,9 @@ public final class EditLineEditor: LineEditor {
   // MARK: Reading
 
   private func read(prompt: String) -> LineInput {
+    if !queuedLines.isEmpty {
+      return .line(queuedLines.removeFirst())
+    }
     setPrompt(prompt)
     // A Ctrl-C pressed while the REPL was busy belongs to what it was doing, not to this new line.
     Interrupts.clear()
@@ -127,8 +133,13 @@ public final class EditLineEditor: LineEditor {
     }
     var text = String(cString: line)
     if text.hasSuffix("\n") { text.removeLast() }
-    if text.hasSuffix("\r") { text.removeLast() }
-    return .line(text)
+    // A recalled multi-line entry comes back as one buffer; the loop expects one line per read.
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+    }
+    let first = lines.isEmpty ? "" : lines.removeFirst()
+    queuedLines = lines
+    return .line(first)
   }
 
   private func setPrompt(_ prompt: String) {
@@ -140,10 +151,11 @@ public final class EditLineEditor: LineEditor {
 
   /// libedit's input callback: one character from the terminal, decoded from UTF-8.
   ///
-  /// libedit's built-in reader retries a read interrupted by a signal once, silently, so a first Ctrl-C
-  /// would be lost; this reader gives up the line as soon as the interrupt flag is set, and otherwise
-  /// retries (a window resize also interrupts the read). Returns 1 for a character, 0 at end of input
-  /// and -1 on an error or interrupt, as `el_rfunc_t` requires.
+  /// libedit's built-in reader decides for itself whether to retry a read that a signal interrupted, and
+  /// that logic has changed between releases; reading here makes the outcome ours. The line is given up
+  /// exactly when the Ctrl-C flag is set; any other interruption (a resize, Ctrl-Z then `fg`) retries,
+  /// redrawing the line after `fg`. Returns 1 for a character, 0 at end of input and -1 on an error or
+  /// interrupt, as `el_rfunc_t` requires.
   fileprivate func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
     var first: UInt8 = 0
     switch readByte(&first) {
