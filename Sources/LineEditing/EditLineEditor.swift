@@ -13,7 +13,8 @@ import Foundation
 /// a C API small enough to wrap in one file. This class owns the `EditLine *` and the history; libedit calls
 /// back into it (prompt, input, Tab) through C function pointers that find the object via `EL_CLIENTDATA`.
 ///
-/// Use it only when standard input is a terminal; for pipes the REPL reads plain lines.
+/// It also works when standard input is a pipe (libedit then reads lines without editing or prompts), but
+/// a script's lines are better read plainly, without touching the user's history.
 public final class EditLineEditor: LineEditor {
   private let editLine: OpaquePointer
   /// The history list and its file; exposed so the REPL can report a history file it could not use.
@@ -23,7 +24,7 @@ public final class EditLineEditor: LineEditor {
   /// The descriptor libedit reads from, so the input callback reads the same one.
   private let inputDescriptor: Int32
   /// The prompt as a C string that stays valid between the callback returning it and libedit printing it.
-  private var promptStorage: UnsafeMutablePointer<CChar>
+  private var promptStorage: UnsafeMutablePointer<CChar>?
   /// Further lines of a recalled multi-line entry, handed out by the next reads.
   private var queuedLines: [String] = []
   /// Byte that brackets non-printing prompt text (`EL_PROMPT_ESC`); see `CompletionText.bracketingEscapes`.
@@ -48,14 +49,14 @@ public final class EditLineEditor: LineEditor {
     self.history = history
     self.colorEnabled = colorEnabled
     self.inputDescriptor = STDIN_FILENO
-    self.promptStorage = strdup("") ?? Self.allocateEmptyString()
+    self.promptStorage = strdup("")
 
     Interrupts.install()
     _ = taxpro_install_continue_handler()
     _ = taxpro_el_set_client_data(editLine, Unmanaged.passUnretained(self).toOpaque())
     _ = taxpro_el_set_prompt(editLine, { editLine in
       guard let editLine, let editor = EditLineEditor.from(editLine) else { return taxpro_empty_string() }
-      return editor.promptStorage
+      return editor.promptStorage ?? taxpro_empty_string()
     }, Self.promptEscape)
     _ = taxpro_el_set_getc(editLine, { editLine, character in
       guard let editLine, let character, let editor = EditLineEditor.from(editLine) else { return -1 }
@@ -185,7 +186,9 @@ public final class EditLineEditor: LineEditor {
       }
       value = value << 6 | UInt32(next & 0x3F)
     }
-    if Unicode.Scalar(value) == nil { value = 0xFFFD }
+    // Overlong forms would smuggle in characters such as NUL under a disguise; surrogates are not characters.
+    let smallest: UInt32 = length == 4 ? 0x10000 : length == 3 ? 0x800 : 0
+    if value < smallest || Unicode.Scalar(value) == nil { value = 0xFFFD }
     character.pointee = wchar_t(bitPattern: value)
     return 1
   }
@@ -286,12 +289,6 @@ public final class EditLineEditor: LineEditor {
   fileprivate static func from(_ editLine: OpaquePointer) -> EditLineEditor? {
     guard let data = taxpro_el_get_client_data(editLine) else { return nil }
     return Unmanaged<EditLineEditor>.fromOpaque(data).takeUnretainedValue()
-  }
-
-  private static func allocateEmptyString() -> UnsafeMutablePointer<CChar> {
-    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
-    pointer.initialize(to: 0)
-    return pointer
   }
 
   /// libedit converts between characters and bytes with the C library's locale, which a Swift program
