@@ -53,6 +53,16 @@ public final class Evaluator {
     return try evaluate(expression, in: &frame)
   }
 
+  /// Evaluates an expression checked with `locals` (see `Checker.check(_:source:against:predefined:locals:)`), giving
+  /// their values in the same order.
+  public func evaluate(_ expression: TypedExpression, locals: [Value]) throws(RuntimeError) -> Value {
+    steps = 0
+    depth = 0
+    callStack = []
+    var frame = locals
+    return try evaluate(expression, in: &frame)
+  }
+
   /// Evaluates and records the steps a learner reads.
   public func explain(_ expression: TypedExpression) throws(RuntimeError) -> (Value, [ExplanationStep]) {
     let recorder = ExplanationRecorder()

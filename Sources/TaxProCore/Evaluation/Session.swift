@@ -110,6 +110,34 @@ public final class Session {
     return .success(typed)
   }
 
+  /// Checks an expression in which `locals` are names whose values are given at each evaluation (`:plot`, CSV rows).
+  public func compile(_ text: String, name: String, locals: [(name: String, type: TaxType)]) -> Result<
+    TypedExpression, DiagnosticList
+  > {
+    let source = makeSource(text, name: name)
+    let tree = Parser.parse(source, mode: .interactive)
+    if tree.diagnostics.hasErrors { return .failure(DiagnosticList(tree.diagnostics)) }
+    guard tree.declarations.count == 1, case .expression(let expression) = tree.declarations[0] else {
+      let span = Span(file: source.id, start: 0, end: source.bytes.count)
+      return .failure(DiagnosticList([.error("not-an-expression", "expected one expression", at: span)]))
+    }
+    let (typed, diagnostics) = Checker.check(
+      expression, source: source, against: program, predefined: values, locals: locals)
+    if diagnostics.hasErrors { return .failure(DiagnosticList(diagnostics)) }
+    return .success(typed)
+  }
+
+  /// Evaluates a compiled expression with its locals' values.
+  public func evaluate(_ typed: TypedExpression, locals: [Value]) -> Result<Value, DiagnosticList> {
+    let evaluator = self.evaluator
+    evaluator.isCancelled = isCancelled
+    do {
+      return .success(try evaluator.evaluate(typed, locals: locals))
+    } catch {
+      return .failure(DiagnosticList([error.diagnostic]))
+    }
+  }
+
   /// Evaluates one expression with its explanation (`:explain`, `taxpro explain`).
   public func explain(_ text: String, name: String = "<input>") -> Result<(Value, [ExplanationStep]), DiagnosticList> {
     switch checkExpression(text, name: name) {

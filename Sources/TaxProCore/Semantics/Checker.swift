@@ -120,12 +120,19 @@ public final class Checker {
   }
 
   /// Checks one more expression against a checked program (an `eval` expression, a REPL line).
+  ///
+  /// `locals` are names bound to frame slots 0, 1, … in order: the evaluator is then given their values per run
+  /// (`Evaluator.evaluate(_:locals:)`), so one check serves many evaluations (a plot, a CSV file).
   public static func check(
-    _ expression: Expression, source: SourceFile, against program: Program, predefined: [String: Value] = [:]
+    _ expression: Expression, source: SourceFile, against program: Program, predefined: [String: Value] = [:],
+    locals: [(name: String, type: TaxType)] = []
   ) -> (TypedExpression, [Diagnostic]) {
     let checker = Checker(program: program, predefined: predefined, recordOccurrences: false)
     checker.sources[source.id] = source
     var scope = Scope()
+    for local in locals {
+      _ = scope.declare(local.name, type: local.type, at: Span(file: source.id, start: 0, end: 0), isParameter: false)
+    }
     let typed = checker.check(expression, in: &scope)
     if typed.type == .federal {
       checker.error(
