@@ -41,7 +41,7 @@ let package = Package(
       name: "taxpro",
       dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL"]
     ),
-    .testTarget(name: "TaxProCoreTests", dependencies: ["TaxProCore"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "TaxProCoreTests", dependencies: ["TaxProCore"], exclude: ["Fixtures"]),
     .testTarget(name: "TaxProLibraryTests", dependencies: ["TaxProCore", "TaxProLibrary"]),
     .testTarget(name: "LanguageServerProtocolTests", dependencies: ["LanguageServerProtocol"]),
     .testTarget(name: "TaxProServerTests", dependencies: ["TaxProServer", "LanguageServerProtocol"]),

@@ -99,7 +99,7 @@ extension Parser {
         "syntax", lets.isEmpty ? "expected the formula's body" : "expected the formula's result after its let lines")
       return (lets, Expression(.missing, previousSpan))
     }
-    if current.startsLine && current.column == 0 && isDeclarationStart(kind) || at(.rightBrace) {
+    if current.startsLine && current.column == 0 && isDeclarationStart(declarationKind) || at(.rightBrace) {
       error(
         "syntax", lets.isEmpty ? "the formula has no body" : "the formula has no result after its let lines",
         at: previousSpan,
@@ -147,7 +147,7 @@ extension Parser {
     }
     var year: Int? = nil
     var yearSpan: Span? = nil
-    if at(.kwYear) {
+    if declarationKind == .kwYear {
       advance()
       (year, yearSpan) = parseYearNumber()
     }
@@ -249,7 +249,7 @@ extension Parser {
     var years: [YearBlock] = []
     let end = parseBlock("the jurisdiction's years") { parser in
       let errorsBefore = parser.diagnostics.count
-      guard parser.at(.kwYear) else {
+      guard parser.declarationKind == .kwYear else {
         parser.errorAtCurrent(
           "syntax", "expected 'year' and a block of parameters, found \(parser.describe(parser.current))",
           notes: [DiagnosticNote(.help, "parameters are grouped by tax year: year 2025 { name = value }")])

@@ -71,6 +71,27 @@ public struct Parser {
 
   func at(_ kind: TokenKind) -> Bool { tokens[position].kind == kind }
 
+  /// The current token's kind, with a contextual keyword recognised where it starts its construct: `province XX`,
+  /// `parameters Name {`, `test "…"`, `year 2025`.
+  var declarationKind: TokenKind { contextualKind(at: position) }
+
+  func contextualKind(at index: Int) -> TokenKind {
+    let token = tokens[index]
+    guard token.kind == .identifier, index + 1 < tokens.count,
+      let keyword = TokenKind.contextualKeywords[text(token)]
+    else { return token.kind }
+    let next = tokens[index + 1].kind
+    switch keyword {
+    case .kwProvince: return next == .identifier ? keyword : token.kind
+    case .kwParameters:
+      return next == .identifier && index + 2 < tokens.count && tokens[index + 2].kind == .leftBrace
+        ? keyword : token.kind
+    case .kwTest: return next == .string ? keyword : token.kind
+    case .kwYear: return next == .number ? keyword : token.kind
+    default: return token.kind
+    }
+  }
+
   @discardableResult
   mutating func advance() -> Token {
     let token = tokens[position]
@@ -166,7 +187,7 @@ public struct Parser {
   /// Skips to the next declaration keyword at the start of a line (or the end of the input).
   mutating func skipToDeclaration() {
     while !at(.endOfFile) {
-      if current.startsLine && current.column == 0 && isDeclarationStart(kind) { return }
+      if current.startsLine && current.column == 0 && isDeclarationStart(declarationKind) { return }
       advance()
     }
   }
@@ -202,7 +223,7 @@ public struct Parser {
       abandoning = false
       let start = position
       let errorsBefore = diagnostics.count
-      if mode == .file, !isDeclarationStart(kind), current.column > 0, previousWasFormula, !at(.rightBrace) {
+      if mode == .file, !isDeclarationStart(declarationKind), current.column > 0, previousWasFormula, !at(.rightBrace) {
         let line = current
         let expression = parseExpression()
         error(
@@ -234,7 +255,7 @@ public struct Parser {
 
   mutating func parseDeclaration() -> Declaration? {
     statementColumn = current.column
-    switch kind {
+    switch declarationKind {
     case .kwFormula: return parseFormula().map { .formula($0) }
     case .kwLet:
       let documentation = documentation(before: current)
@@ -243,7 +264,7 @@ public struct Parser {
     case .kwTest: return parseTest().map { .test($0) }
     case .kwParameters: return parseInterface().map { .interface($0) }
     case .kwProvince, .kwFederal: return parseJurisdiction().map { .jurisdiction($0) }
-    case .rightBrace, .rightParen, .kwThen, .kwElse, .arrow, .comma, .dotDot, .equal, .colon, .kwYear, .kwIn:
+    case .rightBrace, .rightParen, .kwThen, .kwElse, .arrow, .comma, .dotDot, .equal, .colon, .kwIn:
       errorAtCurrent("syntax", "unexpected \(describe(current))")
       advance()
       return nil

@@ -11,14 +11,21 @@ public enum TokenKind: UInt8, Sendable {
   case invalid
   case endOfFile
 
+  /// Reserved words. `province`, `parameters`, `test` and `year` are not among them: they are keywords only where a
+  /// declaration or year block starts, so `province: Province` is a fine parameter.
   static let keywords: [String: TokenKind] = [
-    "formula": .kwFormula, "let": .kwLet, "test": .kwTest, "parameters": .kwParameters, "province": .kwProvince,
-    "federal": .kwFederal, "year": .kwYear, "brackets": .kwBrackets, "if": .kwIf, "then": .kwThen, "else": .kwElse,
-    "and": .kwAnd, "or": .kwOr, "not": .kwNot, "in": .kwIn, "true": .kwTrue, "false": .kwFalse,
+    "formula": .kwFormula, "let": .kwLet, "federal": .kwFederal, "brackets": .kwBrackets, "if": .kwIf,
+    "then": .kwThen, "else": .kwElse, "and": .kwAnd, "or": .kwOr, "not": .kwNot, "in": .kwIn, "true": .kwTrue,
+    "false": .kwFalse,
   ]
 
-  /// Every reserved word, for completion and highlighting.
-  public static var keywordNames: [String] { keywords.keys.sorted() }
+  /// Words that start declarations or blocks only in those places.
+  static let contextualKeywords: [String: TokenKind] = [
+    "test": .kwTest, "parameters": .kwParameters, "province": .kwProvince, "year": .kwYear,
+  ]
+
+  /// Every keyword, reserved or contextual, for completion and highlighting.
+  public static var keywordNames: [String] { (Array(keywords.keys) + Array(contextualKeywords.keys)).sorted() }
 
   public var isKeyword: Bool { rawValue >= TokenKind.kwFormula.rawValue && rawValue <= TokenKind.kwFalse.rawValue }
 
