@@ -24,8 +24,9 @@ local ok, err = pcall(function()
   out.filetype = vim.bo[bufnr].filetype
 
   out.attached = vim.wait(timeout, function()
-    return next(vim.lsp.buf_get_clients and vim.lsp.buf_get_clients(bufnr)
-      or vim.lsp.get_clients({ bufnr = bufnr })) ~= nil
+    local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr })
+      or vim.lsp.buf_get_clients(bufnr)
+    return next(clients) ~= nil
   end, 50)
 
   out.got_diagnostics = vim.wait(timeout, function()
