@@ -1,0 +1,2 @@
+" TaxPro formula files.
+autocmd BufNewFile,BufRead *.tax setfiletype taxpro
