@@ -314,8 +314,10 @@ public struct Lexer {
       } else {
         index += 1
         error("unexpected-character", "unexpected '!'", start, index,
-          notes: [DiagnosticNote(.help, "write 'not' for negation and '!=' for 'not equal'")])
-        add(.invalid, start)
+          notes: [DiagnosticNote(.help, "write 'not' for negation and '!=' for 'not equal'")],
+          fixes: [Fix(title: "Write 'not '", replacements: [TextReplacement(span: span(start, index), text: "not ")])])
+        // Read on as 'not', so the rest of the line makes sense.
+        add(.kwNot, start)
         return
       }
     case UInt8(ascii: "<"):

@@ -13,7 +13,7 @@ public enum ParseMode: Sendable {
 /// when the next line starts with a binary operator (`-` only when indented further than the statement's first line).
 public struct Parser {
   /// Deeper nesting than this is a diagnostic, never a stack overflow.
-  public static let maximumDepth = 1000
+  public static let maximumDepth = 256
   /// More diagnostics than this from one source are summarized.
   static let maximumDiagnostics = 500
 
