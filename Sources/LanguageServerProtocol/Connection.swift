@@ -294,6 +294,11 @@ public final class Connection: @unchecked Sendable {
     send(NotificationMessage(method: method, params: params.toJSON()).toJSON())
   }
 
+  /// Sends a notification without params.
+  public func send(notification method: String) {
+    send(NotificationMessage(method: method).toJSON())
+  }
+
   /// Sends a request to the client (e.g. `workspace/configuration`) and calls `onResponse` on the worker when
   /// the answer arrives. If the input ends first, `onResponse` is never called. Thread-safe.
   @discardableResult
@@ -301,12 +306,26 @@ public final class Connection: @unchecked Sendable {
     method: String, params: some JSONEncodable,
     onResponse: @escaping @Sendable (Result<JSON, ResponseError>) -> Void
   ) -> RequestID {
+    sendRequest(method: method, encodedParams: params.toJSON(), onResponse: onResponse)
+  }
+
+  /// Sends a request without params (e.g. `workspace/semanticTokens/refresh`).
+  @discardableResult
+  public func sendRequest(
+    method: String, onResponse: @escaping @Sendable (Result<JSON, ResponseError>) -> Void
+  ) -> RequestID {
+    sendRequest(method: method, encodedParams: nil, onResponse: onResponse)
+  }
+
+  private func sendRequest(
+    method: String, encodedParams: JSON?, onResponse: @escaping @Sendable (Result<JSON, ResponseError>) -> Void
+  ) -> RequestID {
     condition.lock()
     let id = RequestID.integer(nextOutgoingID)
     nextOutgoingID += 1
     responseHandlers[id] = onResponse
     condition.unlock()
-    send(RequestMessage(id: id, method: method, params: params.toJSON()).toJSON())
+    send(RequestMessage(id: id, method: method, params: encodedParams).toJSON())
     return id
   }
 
