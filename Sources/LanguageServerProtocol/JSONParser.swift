@@ -62,7 +62,12 @@ extension JSON {
 
   /// Parses JSON text; a convenience for tests and configuration strings.
   public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSON {
-    try parse(Array(text.utf8), maximumDepth: maximumDepth)
+    var text = text
+    let result: Result<JSON, JSONParseError> = text.withUTF8 { bytes in
+      var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+      return parser.parseDocument()
+    }
+    return try result.get()
   }
 }
 

@@ -43,7 +43,7 @@ extension JSON {
     case .object(let object):
       output.append(UInt8(ascii: "{"))
       var first = true
-      for (key, value) in object.members {
+      object.forEachMember { key, value in
         if !first { output.append(UInt8(ascii: ",")) }
         first = false
         JSON.serializeString(key, into: &output)

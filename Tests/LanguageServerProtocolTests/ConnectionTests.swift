@@ -230,6 +230,16 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
     #expect(result.log.contains { $0.contains("input ended after 2 of 100") })
   }
 
+  @Test func hostileBodiesGetParseErrorsOnTheReaderThread() throws {
+    let deep = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
+    let badUTF8: [UInt8] = Array(#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":""#.utf8) + [0xC0, 0xAF] + Array(#""}}"#.utf8)
+    let handler = ScriptedHandler(onRequest: { _, _ in "fine" })
+    let result = try run(
+      MessageWriter.frame(deep) + MessageWriter.frame(badUTF8) + request(2, "after"), handler: handler)
+    #expect(result.output.filter { $0["error"]?["code"] == -32700 && $0["id"] == .null }.count == 2)
+    #expect(result.response(2)?["result"] == "fine")
+  }
+
   @Test func randomMessagesNeverCrashTheConnection() throws {
     var generator = SplitMix64(seed: 2024)
     let fragments: [JSON] = [

@@ -208,3 +208,30 @@ struct SplitMix64: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 }
+
+@Suite struct JSONObjectTests {
+  @Test func largeObjectsKeepOrderAndLookupAcrossTheIndexThreshold() throws {
+    var object = JSONObject()
+    for number in 0..<100 { object["k\(number)"] = .integer(number) }
+    #expect(object.count == 100)
+    #expect(object.keys.prefix(3) == ["k0", "k1", "k2"])
+    #expect(object["k57"] == 57)
+    object["k57"] = "replaced"
+    #expect(object.keys[57] == "k57")
+    object["k3"] = nil
+    #expect(object.count == 99)
+    #expect(object["k3"] == nil)
+    #expect(object["k57"] == "replaced")
+    #expect(object["k99"] == 99)
+    for number in 0..<95 { object["k\(number)"] = nil }
+    #expect(object.keys == ["k95", "k96", "k97", "k98", "k99"])
+    #expect(object["k98"] == 98)
+  }
+
+  @Test func manyKeysParseQuickly() throws {
+    let members = (0..<100_000).map { "\"key\($0)\":\($0)" }.joined(separator: ",")
+    let json = try JSON.parse("{" + members + "}")
+    #expect(json.objectValue?.count == 100_000)
+    #expect(json["key99999"] == 99_999)
+  }
+}
