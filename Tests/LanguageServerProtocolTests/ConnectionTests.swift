@@ -150,11 +150,19 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
     #expect(result.response(1)?["error"]?["code"] == -32800)
   }
 
-  @Test func cancellingAnUnknownRequestHasNoLastingEffect() throws {
+  @Test func cancellationsOfUnknownOrFinishedRequestsLeaveNoTrace() throws {
     let handler = ScriptedHandler(onRequest: { _, _ in "ok" })
-    let result = try run(cancel(5) + request(5, "later") + cancel(5), handler: handler)
-    #expect(handler.seen == ["later#5"])
+    var connection: Connection?
+    // The first cancel arrives before request 5 exists and must be ignored; the cancel of 6 arrives either while
+    // 6 is pending (then 6 is cancelled) or after it finished (then it is ignored): in both cases nothing stays.
+    let result = try run(cancel(5) + request(5, "later") + request(6, "other") + cancel(6), handler: handler) {
+      connection = $0
+    }
+    #expect(handler.seen.first == "later#5")
     #expect(result.response(5)?["result"] == "ok")
+    #expect(result.response(6) != nil)
+    #expect(connection?.isCancelled(5) == false)
+    #expect(connection?.isCancelled(6) == false)
   }
 
   @Test func aHandlerCanSeeQueuedChanges() throws {
