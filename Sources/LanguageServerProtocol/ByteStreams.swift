@@ -70,6 +70,7 @@ public struct FileDescriptorByteSink: ByteSink {
 
   public static var standardOutput: FileDescriptorByteSink { FileDescriptorByteSink(fileDescriptor: 1) }
 
+  /// Retries on `EINTR` and waits on `EAGAIN`, so callers see only real failures such as `EPIPE`.
   public func write(_ bytes: UnsafeRawBufferPointer) throws {
     guard let base = bytes.baseAddress else { return }
     var written = 0
@@ -143,6 +144,7 @@ public final class MemoryByteSink: ByteSink, @unchecked Sendable {
 
   public init() {}
 
+  /// Appends under a lock, so a test can read `bytes` while a connection is still writing.
   public func write(_ bytes: UnsafeRawBufferPointer) throws {
     lock.lock()
     defer { lock.unlock() }

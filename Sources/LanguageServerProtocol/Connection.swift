@@ -8,11 +8,13 @@ import Foundation
 public protocol MessageHandler: AnyObject {
   /// Computes the result of a request. Throw a `ResponseError` to answer with that error; a thrown
   /// `JSONDecodingError` becomes `InvalidParams`, anything else `InternalError`. Return `.null` for a `null`
-  /// result. Long computations should poll `context.isCancelled` and give up early.
+  /// result. Long computations should poll `context.isCancelled` and give up early. Unknown methods, including
+  /// `$/`-prefixed ones, should throw `ResponseError.methodNotFound`.
   func handle(request: RequestMessage, context: RequestContext) throws -> JSON
 
-  /// Handles a notification. Errors are only logged: notifications have no reply.
-  /// `$/cancelRequest` never arrives here; the connection consumes it (see `RequestContext.isCancelled`).
+  /// Handles a notification. Errors are only logged: notifications have no reply. Unknown notifications should
+  /// be ignored (the specification says so for `$/` ones such as `$/setTrace`). `$/cancelRequest` never arrives
+  /// here; the connection consumes it (see `RequestContext.isCancelled`).
   func handle(notification: NotificationMessage, connection: Connection) throws
 }
 
@@ -96,9 +98,11 @@ public final class Connection: @unchecked Sendable {
     _ = signal(SIGPIPE, SIG_IGN)
   }
 
-  /// The default log: one line per problem on standard error, which editors show in their server log.
+  /// The default log: one line per problem on standard error, which editors show in their server log. Written
+  /// with `write(2)` and errors ignored, because `FileHandle.write(_:)` traps when standard error is closed.
   @Sendable public static func logToStandardError(_ message: String) {
-    FileHandle.standardError.write(Data("\(message)\n".utf8))
+    let line = Array("\(message)\n".utf8)
+    line.withUnsafeBytes { bytes in try? FileDescriptorByteSink(fileDescriptor: 2).write(bytes) }
   }
 
   // MARK: Running

@@ -44,11 +44,14 @@ extension JSON {
     return current
   }
 
+  /// Whether the value is an explicit `null`, which LSP often uses interchangeably with "absent".
   public var isNull: Bool {
     if case .null = self { return true }
     return false
   }
 
+  /// The typed accessors return nil for any other kind instead of coercing, so a client sending `"1"` for a
+  /// number is caught rather than silently accepted.
   public var boolValue: Bool? {
     if case .bool(let value) = self { return value }
     return nil

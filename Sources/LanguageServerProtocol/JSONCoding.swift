@@ -21,6 +21,7 @@ public typealias JSONConvertible = JSONDecodable & JSONEncodable
 /// A decoding failure with the path to the offending value, so that a reply like
 /// `textDocument.position.line: expected integer, found string` tells the client exactly what was wrong.
 public struct JSONDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// One step into the JSON: an object member or an array element.
   public enum PathComponent: Sendable, Equatable {
     case key(String)
     case index(Int)
@@ -81,6 +82,7 @@ public struct JSONFields: Sendable {
   /// The raw member, for fields whose type is `LSPAny` or a union decoded by hand.
   public subscript(key: String) -> JSON? { object[key] }
 
+  /// Reads a required field; absence is an error naming the field.
   public func decode<T: JSONDecodable>(_ key: String, as type: T.Type = T.self) throws(JSONDecodingError) -> T {
     guard let value = object[key] else { throw JSONDecodingError("missing required field", path: [.key(key)]) }
     do throws(JSONDecodingError) {
@@ -90,6 +92,7 @@ public struct JSONFields: Sendable {
     }
   }
 
+  /// Reads an optional field (or a required `T | null` one); absent and `null` both give nil.
   public func decodeIfPresent<T: JSONDecodable>(
     _ key: String, as type: T.Type = T.self
   ) throws(JSONDecodingError) -> T? {

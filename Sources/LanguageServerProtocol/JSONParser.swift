@@ -5,6 +5,7 @@ import Foundation
 /// The offset is a byte offset into the parsed buffer; it is reported so that a log of a bad message points at the
 /// culprit without the server having to echo the (possibly huge) message back.
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong; distinct cases let tests and logs tell hostile input apart from truncated input.
   public enum Reason: Sendable, Equatable {
     case unexpectedEndOfInput
     case unexpectedByte(UInt8)

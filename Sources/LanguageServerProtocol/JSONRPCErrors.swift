@@ -57,6 +57,7 @@ public struct ResponseError: Error, Sendable, Equatable, JSONConvertible, Custom
 
   public var description: String { "\(message) (\(code))" }
 
+  /// The factories below prefix the standard JSON-RPC wording, so every server phrases errors alike.
   public static func parseError(_ detail: String) -> ResponseError {
     ResponseError(code: .parseError, message: "Parse error: \(detail)")
   }

@@ -64,6 +64,7 @@ public struct MessageReader<Source: ByteSource> {
 
   private static var marker: [UInt8] { Array("content-length:".utf8) }
 
+  /// The reader takes ownership of the source; nothing else should read from it afterwards, or frames tear.
   public init(source: Source) {
     self.source = source
   }

@@ -9,6 +9,7 @@ public final class MessageWriter: Sendable {
   private let sink: any ByteSink
   private let lock = NSLock()
 
+  /// All writes to `sink` must go through this writer, or its one-frame-at-a-time guarantee is lost.
   public init(sink: some ByteSink) {
     self.sink = sink
   }

@@ -3,6 +3,7 @@
 ///
 /// It is a value type without locking because it lives in the handler, which only the connection's worker uses.
 public struct ServerLifecycle: Sendable {
+  /// Where the session is in the `initialize` → `shutdown` → `exit` sequence.
   public enum State: Sendable, Equatable {
     /// Before `initialize`: only `initialize` and `exit` are accepted.
     case uninitialized

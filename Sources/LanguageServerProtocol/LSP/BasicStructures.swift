@@ -103,6 +103,7 @@ extension LSP {
     public var description: String { "\(start)-\(end)" }
   }
 
+  /// A range in a specific document: the answer to "where is it defined / used".
   public struct Location: Hashable, Sendable, JSONConvertible {
     public var uri: DocumentURI
     public var range: Range
@@ -161,6 +162,7 @@ extension LSP {
     }
   }
 
+  /// Names a document the client has open (or a file on disk) without carrying its text.
   public struct TextDocumentIdentifier: Hashable, Sendable, JSONConvertible {
     public var uri: DocumentURI
 

@@ -20,6 +20,7 @@ extension LSP {
     }
   }
 
+  /// Why code actions were requested; automatic requests should be cheap and skip slow fixes.
   public struct CodeActionTriggerKind: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -30,6 +31,7 @@ extension LSP {
     public static let automatic = CodeActionTriggerKind(rawValue: 2)
   }
 
+  /// What the client knows about the range: the diagnostics shown there and the kinds it wants.
   public struct CodeActionContext: Equatable, Sendable, JSONConvertible {
     /// The diagnostics the client shows in the requested range, as the server sent them (with their `data`).
     public var diagnostics: [Diagnostic]
@@ -61,6 +63,7 @@ extension LSP {
     }
   }
 
+  /// `textDocument/codeAction` params: a range (often empty, the cursor) and its context.
   public struct CodeActionParams: Equatable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     public var range: Range
@@ -99,6 +102,7 @@ extension LSP {
     public var command: Command?
     public var data: JSON?
 
+    /// Explains to the user why a listed action cannot be applied.
     public struct Disabled: Hashable, Sendable, JSONConvertible {
       public var reason: String
 

@@ -31,6 +31,7 @@ extension LSP {
     public static let typeParameter = CompletionItemKind(rawValue: 25)
   }
 
+  /// Rendering hints for completion items; deprecated items are struck through.
   public struct CompletionItemTag: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -56,6 +57,7 @@ extension LSP {
     public static let adjustIndentation = InsertTextMode(rawValue: 2)
   }
 
+  /// Why completion was requested, so a server can e.g. offer only members after a `.`.
   public struct CompletionTriggerKind: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -68,6 +70,7 @@ extension LSP {
     public static let triggerForIncompleteCompletions = CompletionTriggerKind(rawValue: 3)
   }
 
+  /// How completion was triggered; only present if the client supports sending it.
   public struct CompletionContext: Hashable, Sendable, JSONConvertible {
     public var triggerKind: CompletionTriggerKind
     public var triggerCharacter: String?
@@ -91,6 +94,7 @@ extension LSP {
     }
   }
 
+  /// `textDocument/completion` params: the cursor position plus the trigger.
   public struct CompletionParams: Hashable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     public var position: Position
@@ -189,6 +193,8 @@ extension LSP {
     }
   }
 
+  /// One proposal. Prefer `textEdit` over `insertText` and send `kind`, `detail` and `documentation` up front
+  /// unless they are expensive (then provide them in `completionItem/resolve`).
   public struct CompletionItem: Equatable, Sendable, JSONConvertible {
     /// What is shown, and by default what is inserted and filtered on.
     public var label: String

@@ -1,4 +1,5 @@
 extension LSP {
+  /// How an editor presents a diagnostic (squiggle colour, problems-panel filter).
   public struct DiagnosticSeverity: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -77,6 +78,8 @@ extension LSP {
     public func toJSON() -> JSON { ["location": location.toJSON(), "message": .string(message)] }
   }
 
+  /// A problem at a range. Clients echo diagnostics back in `CodeActionContext`, so `data` and `code` are the
+  /// way to connect a quick fix to the problem it fixes.
   public struct Diagnostic: Equatable, Sendable, JSONConvertible {
     public var range: Range
     /// The specification recommends always sending one, since clients differ on the default.

@@ -49,6 +49,7 @@ extension LSP {
     }
   }
 
+  /// `textDocument/formatting` params; the result is a list of edits, not a new text.
   public struct DocumentFormattingParams: Equatable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     public var options: FormattingOptions
@@ -67,6 +68,7 @@ extension LSP {
     public func toJSON() -> JSON { ["textDocument": textDocument.toJSON(), "options": options.toJSON()] }
   }
 
+  /// `textDocument/rangeFormatting` params: format only a selection.
   public struct DocumentRangeFormattingParams: Equatable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     public var range: Range
@@ -120,6 +122,7 @@ extension LSP {
     }
   }
 
+  /// `textDocument/rename` params; the result is a `WorkspaceEdit` touching every reference.
   public struct RenameParams: Hashable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     public var position: Position

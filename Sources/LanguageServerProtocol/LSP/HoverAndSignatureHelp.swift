@@ -63,6 +63,7 @@ extension LSP {
     }
   }
 
+  /// Why signature help was requested.
   public struct SignatureHelpTriggerKind: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -73,6 +74,7 @@ extension LSP {
     public static let contentChange = SignatureHelpTriggerKind(rawValue: 3)
   }
 
+  /// Lets the server keep the active overload stable while the user types within a call.
   public struct SignatureHelpContext: Equatable, Sendable, JSONConvertible {
     public var triggerKind: SignatureHelpTriggerKind
     public var triggerCharacter: String?
@@ -108,6 +110,7 @@ extension LSP {
     }
   }
 
+  /// `textDocument/signatureHelp` params.
   public struct SignatureHelpParams: Equatable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     public var position: Position
@@ -162,6 +165,7 @@ extension LSP {
     }
   }
 
+  /// One parameter of a signature; the client highlights its `label` within the signature label.
   public struct ParameterInformation: Hashable, Sendable, JSONConvertible {
     public var label: ParameterLabel
     public var documentation: MarkupContent?
@@ -185,6 +189,7 @@ extension LSP {
     }
   }
 
+  /// One callable form (overload) shown in signature help.
   public struct SignatureInformation: Hashable, Sendable, JSONConvertible {
     public var label: String
     public var documentation: MarkupContent?

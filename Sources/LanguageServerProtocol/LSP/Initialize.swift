@@ -10,6 +10,7 @@ extension LSP {
     public static let utf32 = PositionEncodingKind(rawValue: "utf-32")
   }
 
+  /// How much the client wants to see of `$/logTrace`.
   public struct TraceValue: OpenEnumeration {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

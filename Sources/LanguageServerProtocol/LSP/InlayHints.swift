@@ -18,6 +18,7 @@ extension LSP {
     public func toJSON() -> JSON { ["textDocument": textDocument.toJSON(), "range": range.toJSON()] }
   }
 
+  /// Lets editors style type hints and parameter-name hints differently (or hide one kind).
   public struct InlayHintKind: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -1,4 +1,5 @@
 extension LSP {
+  /// Options of a references request.
   public struct ReferenceContext: Hashable, Sendable, JSONConvertible {
     /// Whether the declaration itself should be among the results.
     public var includeDeclaration: Bool
@@ -12,6 +13,7 @@ extension LSP {
     public func toJSON() -> JSON { ["includeDeclaration": .bool(includeDeclaration)] }
   }
 
+  /// `textDocument/references` params.
   public struct ReferenceParams: Hashable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     public var position: Position
@@ -45,6 +47,7 @@ extension LSP {
     public static let write = DocumentHighlightKind(rawValue: 3)
   }
 
+  /// One occurrence of the symbol under the cursor within the same document.
   public struct DocumentHighlight: Hashable, Sendable, JSONConvertible {
     public var range: Range
     public var kind: DocumentHighlightKind?

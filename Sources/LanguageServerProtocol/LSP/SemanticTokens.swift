@@ -60,6 +60,7 @@ extension LSP {
     public static let defaultLibrary = "defaultLibrary"
   }
 
+  /// `textDocument/semanticTokens/range` params: tokens for the visible part only, for fast first paint.
   public struct SemanticTokensRangeParams: Hashable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     public var range: Range
@@ -127,6 +128,7 @@ extension LSP {
       tokens.append(Token(line: line, character: character, length: length, type: type, modifiers: modifiers))
     }
 
+    /// Sorts the tokens and encodes them; `resultId` enables delta requests later.
     public func build(resultId: String? = nil) -> SemanticTokens {
       let sorted = tokens.sorted { ($0.line, $0.character) < ($1.line, $1.character) }
       var data: [Int] = []

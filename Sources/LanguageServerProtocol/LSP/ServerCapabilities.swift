@@ -190,6 +190,7 @@ extension LSP {
     }
   }
 
+  /// `completionProvider`: when completion triggers and whether items are resolved lazily.
   public struct CompletionOptions: Hashable, Sendable, JSONConvertible {
     /// Characters that open completion without an explicit invocation, e.g. `.`.
     public var triggerCharacters: [String]?
@@ -229,6 +230,7 @@ extension LSP {
     }
   }
 
+  /// `signatureHelpProvider`: which typed characters open or update signature help.
   public struct SignatureHelpOptions: Hashable, Sendable, JSONConvertible {
     /// Characters that open signature help, e.g. `(` and `,`.
     public var triggerCharacters: [String]?
@@ -254,6 +256,7 @@ extension LSP {
     }
   }
 
+  /// `codeActionProvider`: the kinds offered and whether actions are resolved lazily.
   public struct CodeActionOptions: Hashable, Sendable, JSONConvertible {
     /// Lets the client skip asking for kinds the server never produces.
     public var codeActionKinds: [CodeActionKind]?
@@ -295,9 +298,12 @@ extension LSP {
     }
   }
 
+  /// `codeLensProvider`.
   public typealias CodeLensOptions = ResolveOptions
+  /// `inlayHintProvider`.
   public typealias InlayHintOptions = ResolveOptions
 
+  /// `documentOnTypeFormattingProvider`: the characters after which the client asks for formatting.
   public struct DocumentOnTypeFormattingOptions: Hashable, Sendable, JSONConvertible {
     public var firstTriggerCharacter: String
     public var moreTriggerCharacter: [String]?
@@ -321,6 +327,7 @@ extension LSP {
     }
   }
 
+  /// `renameProvider`.
   public struct RenameOptions: Hashable, Sendable, JSONConvertible {
     /// Whether the server answers `textDocument/prepareRename`, letting the client refuse early.
     public var prepareProvider: Bool?
@@ -338,6 +345,7 @@ extension LSP {
     }
   }
 
+  /// `executeCommandProvider`: clients refuse to run commands the server did not list here.
   public struct ExecuteCommandOptions: Hashable, Sendable, JSONConvertible {
     /// Every command the server's code actions and lenses may ask the client to run.
     public var commands: [String]
@@ -351,6 +359,7 @@ extension LSP {
     public func toJSON() -> JSON { ["commands": commands.toJSON()] }
   }
 
+  /// `semanticTokensProvider`: the legend plus which token requests are served.
   public struct SemanticTokensOptions: Hashable, Sendable, JSONConvertible {
     public var legend: SemanticTokensLegend
     /// Whether `textDocument/semanticTokens/range` is served.

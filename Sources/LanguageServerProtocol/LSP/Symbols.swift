@@ -32,6 +32,7 @@ extension LSP {
     public static let typeParameter = SymbolKind(rawValue: 26)
   }
 
+  /// Rendering hints for symbols; deprecated symbols are struck through.
   public struct SymbolTag: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -170,6 +171,7 @@ extension LSP {
     }
   }
 
+  /// A `workspace/symbol` result; unlike `SymbolInformation` its range may be resolved lazily.
   public struct WorkspaceSymbol: Equatable, Sendable, JSONConvertible {
     public var name: String
     public var kind: SymbolKind

@@ -11,6 +11,7 @@ extension LSP {
     public static let incremental = TextDocumentSyncKind(rawValue: 2)
   }
 
+  /// From `didOpen` until `didClose` the client owns the text: the server must use it, not the file on disk.
   public struct DidOpenTextDocumentParams: Hashable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentItem
 
@@ -62,6 +63,7 @@ extension LSP {
     }
   }
 
+  /// Edits since the previous version; `textDocument.version` is the version after applying them.
   public struct DidChangeTextDocumentParams: Hashable, Sendable, JSONConvertible {
     public var textDocument: VersionedTextDocumentIdentifier
     public var contentChanges: [TextDocumentContentChangeEvent]
@@ -82,6 +84,7 @@ extension LSP {
     }
   }
 
+  /// Ownership of the text returns to the file on disk.
   public struct DidCloseTextDocumentParams: Hashable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
 
@@ -94,6 +97,7 @@ extension LSP {
     public func toJSON() -> JSON { ["textDocument": textDocument.toJSON()] }
   }
 
+  /// The document was written to disk.
   public struct DidSaveTextDocumentParams: Hashable, Sendable, JSONConvertible {
     public var textDocument: TextDocumentIdentifier
     /// Present only if the server asked for it with `save.includeText`.

@@ -1,4 +1,5 @@
 extension LSP {
+  /// What happened to a watched file.
   public struct FileChangeType: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -8,6 +9,7 @@ extension LSP {
     public static let deleted = FileChangeType(rawValue: 3)
   }
 
+  /// One watched-file change.
   public struct FileEvent: Hashable, Sendable, JSONConvertible {
     public var uri: DocumentURI
     public var type: FileChangeType
@@ -53,6 +55,7 @@ extension LSP {
     public func toJSON() -> JSON { ["settings": settings] }
   }
 
+  /// A root of the workspace; multi-root editors send several.
   public struct WorkspaceFolder: Hashable, Sendable, JSONConvertible {
     public var uri: DocumentURI
     public var name: String
@@ -71,6 +74,7 @@ extension LSP {
     public func toJSON() -> JSON { ["uri": uri.toJSON(), "name": .string(name)] }
   }
 
+  /// Folders added to or removed from the workspace; written as the specification's nested `event`.
   public struct DidChangeWorkspaceFoldersParams: Hashable, Sendable, JSONConvertible {
     public var added: [WorkspaceFolder]
     public var removed: [WorkspaceFolder]
@@ -93,6 +97,7 @@ extension LSP {
     public func toJSON() -> JSON { ["event": ["added": added.toJSON(), "removed": removed.toJSON()]] }
   }
 
+  /// Which settings section (and for which document) a `workspace/configuration` request asks for.
   public struct ConfigurationItem: Hashable, Sendable, JSONConvertible {
     public var scopeUri: DocumentURI?
     public var section: String?
@@ -129,6 +134,7 @@ extension LSP {
     public func toJSON() -> JSON { ["items": items.toJSON()] }
   }
 
+  /// Severity of a `window/showMessage` or `window/logMessage`.
   public struct MessageType: OpenEnumeration {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
