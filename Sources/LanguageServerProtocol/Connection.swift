@@ -50,7 +50,8 @@ public struct RequestContext: Sendable {
 ///   other messages, so they need no extra synchronization either. A handler must therefore never block waiting
 ///   for such a response.
 ///
-/// Every message gets exactly one answer if it is a request; nothing a client sends can crash the connection.
+/// Until `stop()` is called, every request gets exactly one answer, and nothing a client sends can crash the
+/// connection.
 public final class Connection: @unchecked Sendable {
   /// Work for the worker; `$/cancelRequest` never becomes one.
   private enum WorkItem {
@@ -283,7 +284,8 @@ public final class Connection: @unchecked Sendable {
 
   /// Whether a notification matching `predicate` is waiting in the queue. A handler can use it to answer
   /// `ContentModified` instead of computing a result for a document version that a queued `didChange` is about
-  /// to replace. The predicate runs under the queue's lock and must be quick.
+  /// to replace. The predicate runs under the queue's lock, so it must be quick and must not call back into the
+  /// connection.
   public func hasQueuedNotification(where predicate: (NotificationMessage) -> Bool) -> Bool {
     condition.lock()
     defer { condition.unlock() }

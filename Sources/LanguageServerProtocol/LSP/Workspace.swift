@@ -143,7 +143,6 @@ extension LSP {
     public static let warning = MessageType(rawValue: 2)
     public static let info = MessageType(rawValue: 3)
     public static let log = MessageType(rawValue: 4)
-    public static let debug = MessageType(rawValue: 5)
   }
 
   /// Params of `window/showMessage` (a pop-up) and `window/logMessage` (the server's output panel).
