@@ -43,20 +43,11 @@ extension Parser {
     }
   }
 
-  /// Whether a token at the start of a line continues the expression before it.
-  func continues(_ token: Token) -> Bool {
-    if parenthesisDepth > 0 || !token.startsLine { return true }
-    switch token.kind {
-    case .minus, .dot: return token.column > statementColumn
-    default: return token.kind.isBinaryOperator
-    }
-  }
-
   mutating func parseBinary(minimumPrecedence: Int) -> Expression {
     var left = parseUnary()
     var chain = 0
     var lastComparison: Span? = nil
-    while let op = binaryOperator(kind), op.precedence >= minimumPrecedence, continues(current) {
+    while let op = binaryOperator(kind), op.precedence >= minimumPrecedence {
       if abandoning { break }
       let operatorToken = advance()
       chain += 1
@@ -107,11 +98,11 @@ extension Parser {
   mutating func parsePostfix() -> Expression {
     var expression = parsePrimary()
     while true {
-      if at(.dot) && continues(current) {
+      if at(.dot) {
         advance()
         guard let member = expectIdentifier("a parameter name after '.'") else { break }
         expression = Expression(.member(expression, member), expression.span.to(member.span))
-      } else if at(.leftParen) && (!current.startsLine || parenthesisDepth > 0) {
+      } else if at(.leftParen) {
         guard case .name(let name) = expression.kind else {
           errorAtCurrent(
             "syntax", "only formulas and built-in functions can be called",
@@ -133,7 +124,6 @@ extension Parser {
   /// `( arguments )`; returns them and the span of the closing parenthesis.
   mutating func parseArguments() -> ([Argument], Span) {
     let open = advance()
-    parenthesisDepth += 1
     var arguments: [Argument] = []
     while !at(.rightParen) && !at(.endOfFile) && !abandoning {
       let before = position
@@ -156,7 +146,6 @@ extension Parser {
       }
       if position == before { advance() }
     }
-    parenthesisDepth -= 1
     if let close = expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(open))]) {
       return (arguments, span(close))
     }
@@ -192,9 +181,7 @@ extension Parser {
       return Expression(.federal, span(token))
     case .leftParen:
       advance()
-      parenthesisDepth += 1
       let inner = parseExpression()
-      parenthesisDepth -= 1
       let close = expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(token))])
       let end = close.map { span($0) } ?? inner.span
       return Expression(.parenthesized(inner), span(token).to(end))
@@ -241,18 +228,20 @@ extension Parser {
   mutating func parseBracketTable() -> Expression {
     let keyword = advance()
     var rows: [BracketRow] = []
-    let savedColumn = statementColumn
-    defer { statementColumn = savedColumn }
     let end = parseBlock("the bracket rows (threshold -> rate)") { parser in
-      parser.statementColumn = parser.current.column
       let errorsBefore = parser.diagnostics.count
       let threshold = parser.parseExpression()
       if parser.expect(.arrow, "'->' and the rate of the bracket") != nil {
         let rate = parser.parseExpression()
         rows.append(BracketRow(threshold: threshold, rate: rate))
       }
-      if parser.at(.comma) { parser.advance() }
-      if !parser.atStatementBoundary && parser.diagnostics.count > errorsBefore { parser.skipRestOfLine() }
+      // Rows are separated by line breaks or commas.
+      if parser.at(.comma) {
+        parser.advance()
+        parser.skipNewlines()
+      } else {
+        parser.finishStatement("a bracket row (separate rows with a new line or ',')", errorsBefore: errorsBefore)
+      }
     }
     return Expression(.brackets(rows), span(keyword).to(end))
   }
