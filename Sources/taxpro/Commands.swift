@@ -123,6 +123,47 @@ enum Commands {
     return failed > 0 ? 1 : 0
   }
 
+  /// Formats files in place (or checks that they are formatted); `-` formats standard input to standard output.
+  static func fmt(_ options: Options) throws(Options.UsageError) -> Int32 {
+    guard !options.arguments.isEmpty else { throw Options.UsageError(message: "fmt needs at least one file (or -)") }
+    var status: Int32 = 0
+    for path in options.arguments {
+      let text: String
+      if path == "-" {
+        text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+      } else {
+        guard let data = FileManager.default.contents(atPath: path) else {
+          throw Options.UsageError(message: "cannot read '\(path)'")
+        }
+        text = String(decoding: data, as: UTF8.self)
+      }
+      let source = SourceFile(id: FileID(0), name: path == "-" ? "<stdin>" : path, text: text)
+      let tree = Parser.parse(source)
+      if tree.diagnostics.hasErrors {
+        Output.writeError(Output.renderer([source.id: source]).render(tree.diagnostics))
+        Output.writeError("\(source.name): not formatted: it has syntax errors\n")
+        status = 1
+        continue
+      }
+      let formatted = Formatter.format(tree)
+      if path == "-" {
+        Output.write(formatted)
+      } else if formatted != text {
+        if options.check {
+          Output.writeError("\(path): not formatted\n")
+          status = 1
+        } else {
+          do {
+            try Data(formatted.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+          } catch {
+            throw Options.UsageError(message: "cannot write '\(path)': \(error.localizedDescription)")
+          }
+        }
+      }
+    }
+    return status
+  }
+
   /// Reads standard input line by line; each complete statement prints its result.
   static func lines(_ options: Options) throws(Options.UsageError) -> Int32 {
     guard let session = try session([], year: options.year) else { return 1 }
