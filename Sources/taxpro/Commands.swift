@@ -82,6 +82,16 @@ enum Commands {
   static func check(_ options: Options) throws(Options.UsageError) -> Int32 {
     guard !options.arguments.isEmpty else { throw Options.UsageError(message: "check needs at least one file") }
     let loaded = try Loading.load(options.arguments, directories: true)
+    if options.syntaxOnly {
+      let trees = loaded.trees.filter { loaded.userFiles.contains($0.source.id) }
+      let diagnostics = trees.flatMap(\.diagnostics)
+      let sources = Dictionary(uniqueKeysWithValues: trees.map { ($0.source.id, $0.source) })
+      if !diagnostics.isEmpty {
+        Output.writeError(Output.renderer(sources).render(diagnostics))
+        Output.writeError(summary(diagnostics) + "\n")
+      }
+      return diagnostics.hasErrors ? 1 : 0
+    }
     let program = Checker.check(loaded.trees, recordOccurrences: false)
     let diagnostics = program.diagnostics.filter { loaded.userFiles.contains($0.span.file) }
     if !diagnostics.isEmpty {
