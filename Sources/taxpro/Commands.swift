@@ -33,6 +33,10 @@ enum Commands {
     guard let expression = options.arguments.first else {
       throw Options.UsageError(message: "eval needs an expression: taxpro eval '$1,234.56 * 13%'")
     }
+    if let csv = options.csv {
+      return try Batch.run(
+        csvPath: csv, expression: expression, files: Array(options.arguments.dropFirst()), year: options.year)
+    }
     guard let session = try session(Array(options.arguments.dropFirst()), year: options.year) else { return 1 }
     switch session.submit(expression, name: "<expr>") {
     case .value(let value):
