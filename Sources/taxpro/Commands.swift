@@ -38,6 +38,7 @@ enum Commands {
         csvPath: csv, expression: expression, files: Array(options.arguments.dropFirst()), year: options.year)
     }
     guard let session = try session(Array(options.arguments.dropFirst()), year: options.year) else { return 1 }
+    KeptUntilExit.keep(session)
     switch session.submit(expression, name: "<expr>") {
     case .value(let value):
       Output.write(ValueFormatter.format(value) + "\n")
@@ -97,6 +98,7 @@ enum Commands {
       return diagnostics.hasErrors ? 1 : 0
     }
     let program = Checker.check(loaded.trees, recordOccurrences: false)
+    KeptUntilExit.keep(program)
     let diagnostics = program.diagnostics.filter { loaded.userFiles.contains($0.span.file) }
     if !diagnostics.isEmpty {
       Output.writeError(Output.renderer(program.sources).render(diagnostics))

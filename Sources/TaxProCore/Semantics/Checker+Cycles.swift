@@ -8,7 +8,8 @@ extension Checker {
     var stack: [GlobalNode] = []
     var counter = 0
     var components: [[GlobalNode]] = []
-    let nodes = edges.keys.sorted { describe($0) < describe($1) }
+    // Sorted by name (each name built once, not once per comparison).
+    let nodes = edges.keys.map { (describe($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     for root in nodes where indexOf[root] == nil {
       // Each frame: the node and the remaining successors to visit.
       var work: [(GlobalNode, [GlobalNode])] = []

@@ -1,0 +1,208 @@
+/// What a `##` block says about the declaration below it.
+///
+/// Every declaration, parameter and checked formula carries one, and most are empty, so the fields live in a
+/// copy-on-write buffer: an empty value allocates nothing and a copy is one reference, not nine.
+public struct Documentation: Sendable, Equatable {
+  struct Fields: Sendable, Equatable {
+    var summary = ""
+    var definition: String?
+    var instruction: String?
+    var tip: String?
+    var topic: [String] = []
+    var references: [String] = []
+    var notes: [String] = []
+    var examples: [String] = []
+    var span: Span?
+  }
+
+  /// No element, or the one set of fields.
+  var storage: [Fields] = []
+
+  public init() {}
+
+  init(_ fields: Fields) { storage = [fields] }
+
+  var fields: Fields { storage.first ?? Fields() }
+
+  mutating func update(_ body: (inout Fields) -> Void) {
+    if storage.isEmpty { storage = [Fields()] }
+    body(&storage[0])
+  }
+
+  public var summary: String {
+    get { storage.first?.summary ?? "" }
+    set { update { $0.summary = newValue } }
+  }
+  public var definition: String? {
+    get { storage.first?.definition }
+    set { update { $0.definition = newValue } }
+  }
+  public var instruction: String? {
+    get { storage.first?.instruction }
+    set { update { $0.instruction = newValue } }
+  }
+  public var tip: String? {
+    get { storage.first?.tip }
+    set { update { $0.tip = newValue } }
+  }
+  /// The topic path, e.g. `["Income", "Investment income", "Dividends"]`.
+  public var topic: [String] {
+    get { storage.first?.topic ?? [] }
+    set { update { $0.topic = newValue } }
+  }
+  public var references: [String] {
+    get { storage.first?.references ?? [] }
+    set { update { $0.references = newValue } }
+  }
+  public var notes: [String] {
+    get { storage.first?.notes ?? [] }
+    set { update { $0.notes = newValue } }
+  }
+  public var examples: [String] {
+    get { storage.first?.examples ?? [] }
+    set { update { $0.examples = newValue } }
+  }
+  /// Where the comment block is.
+  public var span: Span? {
+    get { storage.first?.span }
+    set { update { $0.span = newValue } }
+  }
+
+  public static func == (lhs: Documentation, rhs: Documentation) -> Bool { lhs.fields == rhs.fields }
+
+  public var isEmpty: Bool {
+    guard let fields = storage.first else { return true }
+    return fields.summary.isEmpty && fields.definition == nil && fields.instruction == nil && fields.tip == nil
+      && fields.topic.isEmpty && fields.references.isEmpty && fields.notes.isEmpty && fields.examples.isEmpty
+  }
+
+  enum Field { case summary, definition, instruction, tip, topic, reference, note, example }
+
+  static let fieldKeys: [String: Field] = [
+    "definition": .definition, "instruction": .instruction, "instructions": .instruction, "tip": .tip,
+    "topic": .topic, "reference": .reference, "references": .reference, "source": .reference, "note": .note,
+    "example": .example,
+  ]
+  /// The longest key in `fieldKeys`, in bytes.
+  static let longestKey = 12
+
+  /// Reads the lines of a `##` block: leading lines are the summary; `key:` lines start fields; later lines continue them.
+  public static func parse(lines: [String], span: Span?) -> Documentation {
+    var documentation = Fields()
+    documentation.span = span
+    var current = Field.summary
+    func append(_ existing: String?, _ text: String) -> String {
+      guard let existing, !existing.isEmpty else { return text }
+      return text.isEmpty ? existing + "\n" : (existing.hasSuffix("\n") ? existing + text : existing + " " + text)
+    }
+    for rawLine in lines {
+      let (line, field, rest) = splitField(rawLine)
+      if let field {
+        current = field
+        switch field {
+        case .summary: break
+        case .definition: documentation.definition = append(documentation.definition, rest)
+        case .instruction: documentation.instruction = append(documentation.instruction, rest)
+        case .tip: documentation.tip = append(documentation.tip, rest)
+        case .topic:
+          documentation.topic = rest.split(separator: "/").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        case .reference: if !rest.isEmpty { documentation.references.append(rest) }
+        case .note: documentation.notes.append(rest)
+        case .example: documentation.examples.append(rest)
+        }
+        continue
+      }
+      switch current {
+      case .summary: documentation.summary = append(documentation.summary, line)
+      case .definition: documentation.definition = append(documentation.definition, line)
+      case .instruction: documentation.instruction = append(documentation.instruction, line)
+      case .tip: documentation.tip = append(documentation.tip, line)
+      case .topic: break
+      case .reference: if !line.isEmpty { documentation.references.append(line) }
+      case .note:
+        if let last = documentation.notes.indices.last {
+          documentation.notes[last] = append(documentation.notes[last], line)
+        }
+      case .example:
+        if !line.isEmpty { documentation.examples.append(line) }
+      }
+    }
+    documentation.summary = documentation.summary.trimmingCharacters(in: "\n ")
+    return Documentation(documentation)
+  }
+
+  /// One line trimmed, and when it starts with a known `key:`, the field and the trimmed text after the colon.
+  static func splitField(_ rawLine: String) -> (line: String, field: Field?, rest: String) {
+    if let fast = rawLine.utf8.withContiguousStorageIfAvailable({ splitASCIIField($0) }), let fast {
+      return fast
+    }
+    let line = rawLine.trimmingSpaces
+    if let colon = line.firstIndex(of: ":"), let known = fieldKeys[line[..<colon].lowercased()] {
+      return (line, known, String(line[line.index(after: colon)...]).trimmingSpaces)
+    }
+    return (line, nil, line)
+  }
+
+  /// `splitField` on bytes, for lines of ASCII without line breaks (where every byte is a character, so byte-wise
+  /// trimming and searching agree with the character-wise ones); nil for other lines.
+  static func splitASCIIField(_ bytes: UnsafeBufferPointer<UInt8>) -> (line: String, field: Field?, rest: String)? {
+    var colon = -1
+    for (index, byte) in bytes.enumerated() {
+      if byte >= 0x80 || byte == 10 { return nil }
+      if byte == UInt8(ascii: ":") && colon < 0 { colon = index }
+    }
+    func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 13 }
+    func trimmed(_ start: Int, _ end: Int) -> Range<Int> {
+      var start = start
+      var end = end
+      while start < end, isSpace(bytes[start]) { start += 1 }
+      while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+      return start..<end
+    }
+    func string(_ range: Range<Int>) -> String {
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+    let lineRange = trimmed(0, bytes.count)
+    let line = string(lineRange)
+    guard colon >= 0, colon - lineRange.lowerBound <= longestKey else { return (line, nil, line) }
+    var key = ""
+    for byte in bytes[lineRange.lowerBound..<colon] {
+      key.unicodeScalars.append(Unicode.Scalar(byte >= 65 && byte <= 90 ? byte + 32 : byte))
+    }
+    guard let field = fieldKeys[key] else { return (line, nil, line) }
+    return (line, field, string(trimmed(colon + 1, lineRange.upperBound)))
+  }
+}
+
+extension String {
+  var trimmingSpaces: String { trimmingCharacters(in: " \t\r") }
+
+  /// Trims characters of `set` from both ends. ASCII text without `\r` (where every byte is a character) is trimmed
+  /// byte-wise without building characters.
+  func trimmingCharacters(in set: String) -> String {
+    let fast = utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      // "\r\n" is one character; any other ASCII byte is a character of its own.
+      guard set.utf8.allSatisfy({ $0 < 0x80 }), !(set.utf8.contains(13) && set.utf8.contains(10)) else { return nil }
+      var sawReturn = false
+      var sawNewline = false
+      for byte in bytes {
+        if byte >= 0x80 { return nil }
+        if byte == 13 { sawReturn = true } else if byte == 10 { sawNewline = true }
+      }
+      if sawReturn && sawNewline { return nil }
+      var start = 0
+      var end = bytes.count
+      while start < end, set.utf8.contains(bytes[start]) { start += 1 }
+      while end > start, set.utf8.contains(bytes[end - 1]) { end -= 1 }
+      if start == 0 && end == bytes.count { return self }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+    if let fast, let fast { return fast }
+    let characters = Set(set)
+    var start = startIndex
+    var end = endIndex
+    while start < end, characters.contains(self[start]) { start = index(after: start) }
+    while end > start, characters.contains(self[index(before: end)]) { end = index(before: end) }
+    return String(self[start..<end])
+  }
+}
