@@ -17,9 +17,11 @@ enum Batch {
       throw Options.UsageError(message: "cannot read '\(csvPath)'")
     }
     guard let session = try Commands.session(files, year: year) else { return 1 }
-    var reader = CSVReader(bytes: Array(data))
+    let bytes = [UInt8](data)
+    var reader = CSVReader(bytes: bytes)
     guard let header = reader.next() else { throw Options.UsageError(message: "'\(csvPath)' is empty") }
-    var firstRow = reader.next()
+    let rowsStart = (index: reader.index, line: reader.line)
+    let firstRow = reader.next()
     let provinces = Set(session.program.provinceCodes)
     var columns: [Column] = []
     for (position, rawName) in header.fields.enumerated() {
@@ -48,42 +50,75 @@ enum Batch {
       Output.writeError(Output.renderer(session.sources).render(list.diagnostics))
       return 1
     }
+    // Rows are read again from just after the header, in pieces evaluated in parallel, each by its own evaluator;
+    // the output keeps the rows' order.
+    let body = rowsStart.index..<bytes.count
+    let parts = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+    let pieces = CSVReader.split(bytes, body, line: rowsStart.line, parts: parts)
+    let batch = Rows(
+      bytes: bytes, columns: columns, provinces: provinces, program: session.program, year: session.year,
+      limits: session.limits, expression: compiled, csvPath: csvPath)
+    let results = Parallel.map(pieces) { piece in batch.evaluate(piece.range, line: piece.line) }
     var status: Int32 = 0
-    var output = OutputBuffer()
-    var locals = [Value](repeating: .bool(false), count: columns.count)
-    while let row = firstRow ?? reader.next() {
-      firstRow = nil
-      var rowError: String? = nil
-      for (position, column) in columns.enumerated() {
-        let text = (row.fields[safe: position] ?? "").trimmingCharacters(in: .whitespaces)
-        if let value = parse(text, as: column.type, provinces: provinces) {
+    for result in results {
+      var written = 0
+      for error in result.errors {
+        Output.write(result.output[written..<error.offset])
+        written = error.offset
+        Output.writeError(error.message)
+        status = 1
+      }
+      Output.write(result.output[written...])
+    }
+    return status
+  }
+
+  /// The rows of one piece of the file: their output, and the errors with where they fall in it.
+  struct PieceResult {
+    var output: [UInt8] = []
+    var errors: [(offset: Int, message: String)] = []
+  }
+
+  /// Everything needed to evaluate rows, shared by the threads (all of it immutable).
+  struct Rows: @unchecked Sendable {
+    let bytes: [UInt8]
+    let columns: [Column]
+    let provinces: Set<String>
+    let program: Program
+    let year: Int
+    let limits: EvaluationLimits
+    let expression: TypedExpression
+    let csvPath: String
+
+    func evaluate(_ range: Range<Int>, line: Int) -> PieceResult {
+      let evaluator = Evaluator(program: program, year: year, limits: limits)
+      var reader = CSVReader(bytes: bytes, range: range, line: line)
+      var result = PieceResult()
+      result.output.reserveCapacity(range.count)
+      var locals = [Value](repeating: .bool(false), count: columns.count)
+      rows: while let rowLine = reader.nextRecord() {
+        for (position, column) in columns.enumerated() {
+          guard let value = reader.withField(position, { Batch.parse($0, as: column.type, provinces: provinces) }) else {
+            let text = (reader.fieldString(position) ?? "").trimmingCharacters(in: .whitespaces)
+            let message = "'\(text)' in column '\(column.name)' is not \(article(column.type)) \(column.type)"
+            result.errors.append((result.output.count, "\(csvPath):\(rowLine): error: \(message)\n"))
+            result.output.append(10)
+            continue rows
+          }
           locals[position] = value
-        } else {
-          rowError = "'\(text)' in column '\(column.name)' is not \(article(column.type)) \(column.type)"
-          break
+        }
+        do {
+          let value = try evaluator.evaluate(expression, locals: locals)
+          ValueFormatter.write(value, to: &result.output)
+          result.output.append(10)
+        } catch {
+          result.errors.append(
+            (result.output.count, "\(csvPath):\(rowLine): error: \(error.diagnostic.message)\n"))
+          result.output.append(10)
         }
       }
-      if let rowError {
-        output.flush()
-        Output.writeError("\(csvPath):\(row.line): error: \(rowError)\n")
-        output.append("\n")
-        status = 1
-        continue
-      }
-      switch session.evaluate(compiled, locals: locals) {
-      case .success(let value):
-        output.append(ValueFormatter.format(value))
-        output.append("\n")
-      case .failure(let list):
-        output.flush()
-        let message = list.diagnostics.first?.message ?? "evaluation failed"
-        Output.writeError("\(csvPath):\(row.line): error: \(message)\n")
-        output.append("\n")
-        status = 1
-      }
+      return result
     }
-    output.flush()
-    return status
   }
 
   static func article(_ type: TaxType) -> String {
@@ -97,6 +132,76 @@ enum Batch {
     if provinces.contains(sample) { return .province }
     if ExactDecimal(sample.replacingOccurrences(of: "_", with: "")) != nil { return .number }
     return .text
+  }
+
+  /// A field's bytes as a value of the column's type. ASCII fields are read byte by byte; others go through `String`
+  /// (whose trimming knows Unicode's spaces).
+  static func parse(_ field: UnsafeBufferPointer<UInt8>, as type: TaxType, provinces: Set<String>) -> Value? {
+    var start = 0
+    var end = field.count
+    for byte in field where byte >= 0x80 {
+      return parse(
+        String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces), as: type, provinces: provinces)
+    }
+    while start < end, field[start] == 32 || field[start] == 9 { start += 1 }
+    while end > start, field[end - 1] == 32 || field[end - 1] == 9 { end -= 1 }
+    let bytes = UnsafeBufferPointer(rebasing: field[start..<end])
+    switch type {
+    case .money:
+      var index = 0
+      var negative = false
+      if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+        negative = true
+        index += 1
+      }
+      if index < bytes.count, bytes[index] == UInt8(ascii: "$") { index += 1 }
+      guard let value = decimal(UnsafeBufferPointer(rebasing: bytes[index...]), ignoringCommas: true) else {
+        return nil
+      }
+      return .money((negative ? -value : value).rounded(places: 2, .halfAwayFromZero))
+    case .rate:
+      guard let last = bytes.last, last == UInt8(ascii: "%"),
+        let value = decimal(UnsafeBufferPointer(rebasing: bytes.dropLast()), ignoringCommas: false, ignoringUnderscores: false),
+        let fraction = try? value.scaled(byPowerOfTen: -2)
+      else { return nil }
+      return .rate(fraction)
+    case .number:
+      return decimal(bytes, ignoringCommas: false).map { .number($0) }
+    default:
+      return parse(String(decoding: bytes, as: UTF8.self), as: type, provinces: provinces)
+    }
+  }
+
+  /// What `ExactDecimal(String)` makes of ASCII bytes once `,` (when asked) and `_` are taken out: an optional sign,
+  /// digits and at most one point.
+  static func decimal(
+    _ bytes: UnsafeBufferPointer<UInt8>, ignoringCommas: Bool, ignoringUnderscores: Bool = true
+  ) -> ExactDecimal? {
+    func ignored(_ byte: UInt8) -> Bool {
+      (ignoringCommas && byte == UInt8(ascii: ",")) || (ignoringUnderscores && byte == UInt8(ascii: "_"))
+    }
+    var index = 0
+    while index < bytes.count, ignored(bytes[index]) { index += 1 }
+    var negative = false
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+      negative = bytes[index] == UInt8(ascii: "-")
+      index += 1
+    }
+    var digits = 0
+    var points = 0
+    for byte in bytes[index...] where !ignored(byte) {
+      if byte == UInt8(ascii: ".") {
+        points += 1
+      } else if byte >= 48 && byte <= 57 {
+        digits += 1
+      } else {
+        return nil
+      }
+    }
+    guard digits > 0, points <= 1,
+      let parsed = try? ExactDecimal.parse(digits: UnsafeBufferPointer(rebasing: bytes[index...]))
+    else { return nil }
+    return negative ? -parsed.value : parsed.value
   }
 
   /// A field as a value of the column's type.
@@ -132,19 +237,36 @@ enum Batch {
   }
 }
 
-/// Collects output and writes it in large chunks.
-struct OutputBuffer {
-  var bytes: [UInt8] = []
-
-  mutating func append(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
-    if bytes.count >= 1 << 16 { flush() }
+/// Runs work on threads with the roomy stack the core's depth bounds assume.
+enum Parallel {
+  /// `transform` of each item, the first on the calling thread and the others on threads of their own.
+  static func map<Item, Result>(_ items: [Item], _ transform: @escaping @Sendable (Item) -> Result) -> [Result] {
+    guard items.count > 1 else { return items.map(transform) }
+    let slots = items.indices.map { _ in Slot<Result>() }
+    let done = DispatchSemaphore(value: 0)
+    for index in items.indices.dropFirst() {
+      let item = UncheckedBox(items[index])
+      let slot = slots[index]
+      let thread = Thread {
+        slot.result = transform(item.value)
+        done.signal()
+      }
+      thread.stackSize = 512 << 20
+      thread.start()
+    }
+    slots[0].result = transform(items[0])
+    for _ in items.indices.dropFirst() { done.wait() }
+    return slots.compactMap { $0.result }
   }
 
-  mutating func flush() {
-    guard !bytes.isEmpty else { return }
-    FileHandle.standardOutput.write(Data(bytes))
-    bytes.removeAll(keepingCapacity: true)
+  /// Where a thread leaves its result; read only after the thread has signalled.
+  final class Slot<Result>: @unchecked Sendable {
+    var result: Result?
+  }
+
+  struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
   }
 }
 

@@ -1,35 +1,122 @@
 /// A small RFC 4180 reader: fields separated by commas, optionally quoted with `"` (a quote inside doubled).
+///
+/// Fields are byte ranges into the file (a quoted field's bytes are unescaped into a scratch buffer), so reading a
+/// million rows builds no strings.
 struct CSVReader {
+  /// Where a field's bytes are: in the file, or (quoted fields) in `scratch`.
+  struct Field {
+    var start: Int
+    var end: Int
+    var inScratch: Bool
+  }
+
   let bytes: [UInt8]
-  var index = 0
+  var index: Int
+  /// Where this reader stops (a chunk's end, or the end of the file).
+  let end: Int
   /// 1-based line number of the record being read.
-  var line = 1
+  var line: Int
+  /// The fields of the last record read by `nextRecord`.
+  var fields: [Field] = []
+  var scratch: [UInt8] = []
 
   init(bytes: [UInt8]) {
     self.bytes = bytes
+    self.end = bytes.count
+    self.line = 1
     // Skip a byte-order mark.
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    self.index = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
   }
 
-  var atEnd: Bool { index >= bytes.count }
+  /// A reader of the records in `range`, which starts at a record boundary on line `line`.
+  init(bytes: [UInt8], range: Range<Int>, line: Int) {
+    self.bytes = bytes
+    self.index = range.lowerBound
+    self.end = range.upperBound
+    self.line = line
+  }
+
+  var atEnd: Bool { index >= end }
+
+  /// The bytes of field `position` of the last record (empty when the record has fewer fields).
+  func withField<R>(_ position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    guard position < fields.count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    let field = fields[position]
+    let source = field.inScratch ? scratch : bytes
+    return source.withUnsafeBufferPointer { buffer in
+      body(UnsafeBufferPointer(rebasing: buffer[field.start..<field.end]))
+    }
+  }
+
+  func fieldString(_ position: Int) -> String? {
+    guard position < fields.count else { return nil }
+    return withField(position) { String(decoding: $0, as: UTF8.self) }
+  }
 
   /// The next record's fields, or nil at the end. Blank lines are skipped.
   mutating func next() -> (line: Int, fields: [String])? {
-    while index < bytes.count, bytes[index] == 10 || bytes[index] == 13 {
+    guard let start = nextRecord() else { return nil }
+    return (start, fields.indices.map { fieldString($0) ?? "" })
+  }
+
+  /// Reads the next record into `fields` and returns its line, or nil at the end. Blank lines are skipped.
+  mutating func nextRecord() -> Int? {
+    while index < end, bytes[index] == 10 || bytes[index] == 13 {
       if bytes[index] == 10 { line += 1 }
       index += 1
     }
-    guard index < bytes.count else { return nil }
+    guard index < end else { return nil }
     let startLine = line
-    var fields: [String] = []
-    var field: [UInt8] = []
+    fields.removeAll(keepingCapacity: true)
+    scratch.removeAll(keepingCapacity: true)
+    while true {
+      if index < end, bytes[index] == 34 {
+        if readQuotedField() { return startLine }
+        continue
+      }
+      // An unquoted field: quotes inside it are plain bytes.
+      let start = index
+      while index < end {
+        let byte = bytes[index]
+        if byte == 44 || byte == 10 || byte == 13 { break }
+        index += 1
+      }
+      fields.append(Field(start: start, end: index, inScratch: false))
+      if finishField() { return startLine }
+    }
+  }
+
+  /// After a field: skips a comma (false: another field follows) or a line break (true: the record ends).
+  mutating func finishField() -> Bool {
+    guard index < end else { return true }
+    let byte = bytes[index]
+    if byte == 44 {
+      index += 1
+      // A comma at the very end of the input still ends with an empty last field.
+      if index >= end {
+        fields.append(Field(start: index, end: index, inScratch: false))
+        return true
+      }
+      return false
+    }
+    if byte == 13, index + 1 < end, bytes[index + 1] == 10 { index += 1 }
+    index += 1
+    line += 1
+    return true
+  }
+
+  /// A field that starts with `"`, unescaped into `scratch`; returns whether the record ended after it.
+  mutating func readQuotedField() -> Bool {
+    let start = scratch.count
     var quoted = false
-    while index < bytes.count {
+    var empty = true
+    while index < end {
       let byte = bytes[index]
       if quoted {
         if byte == 34 {
-          if index + 1 < bytes.count, bytes[index + 1] == 34 {
-            field.append(34)
+          if index + 1 < end, bytes[index + 1] == 34 {
+            scratch.append(34)
+            empty = false
             index += 2
             continue
           }
@@ -38,30 +125,51 @@ struct CSVReader {
           continue
         }
         if byte == 10 { line += 1 }
-        field.append(byte)
+        scratch.append(byte)
+        empty = false
         index += 1
         continue
       }
       switch byte {
-      case 34 where field.isEmpty:
+      case 34 where empty:
         quoted = true
         index += 1
-      case 44:
-        fields.append(String(decoding: field, as: UTF8.self))
-        field.removeAll(keepingCapacity: true)
-        index += 1
-      case 10, 13:
-        if byte == 13, index + 1 < bytes.count, bytes[index + 1] == 10 { index += 1 }
-        index += 1
-        line += 1
-        fields.append(String(decoding: field, as: UTF8.self))
-        return (startLine, fields)
+      case 44, 10, 13:
+        fields.append(Field(start: start, end: scratch.count, inScratch: true))
+        return finishField()
       default:
-        field.append(byte)
+        scratch.append(byte)
+        empty = false
         index += 1
       }
     }
-    fields.append(String(decoding: field, as: UTF8.self))
-    return (startLine, fields)
+    fields.append(Field(start: start, end: scratch.count, inScratch: true))
+    return true
+  }
+
+  /// Splits `range` (which starts at a record boundary on line `line`) into up to `parts` pieces that each start at a
+  /// record boundary, with the line each starts on. Files with quotes or carriage returns are not split: only a full
+  /// read can tell their record boundaries and line numbers.
+  static func split(_ bytes: [UInt8], _ range: Range<Int>, line: Int, parts: Int) -> [(range: Range<Int>, line: Int)] {
+    guard parts > 1, range.count > 1 << 18 else { return [(range, line)] }
+    return bytes.withUnsafeBufferPointer { buffer in
+      for byte in buffer[range] where byte == 34 || byte == 13 { return [(range, line)] }
+      var pieces: [(range: Range<Int>, line: Int)] = []
+      var start = range.lowerBound
+      var startLine = line
+      for part in 1..<parts {
+        var cut = range.lowerBound + range.count / parts * part
+        guard cut > start else { continue }
+        while cut < range.upperBound, buffer[cut - 1] != 10 { cut += 1 }
+        guard cut < range.upperBound else { break }
+        pieces.append((start..<cut, startLine))
+        var newlines = 0
+        for byte in buffer[start..<cut] where byte == 10 { newlines += 1 }
+        startLine += newlines
+        start = cut
+      }
+      pieces.append((start..<range.upperBound, startLine))
+      return pieces
+    }
   }
 }

@@ -21,6 +21,11 @@ enum Output {
     FileHandle.standardOutput.write(Data(text.utf8))
   }
 
+  static func write(_ bytes: ArraySlice<UInt8>) {
+    guard !bytes.isEmpty else { return }
+    bytes.withUnsafeBytes { FileHandle.standardOutput.write(Data($0)) }
+  }
+
   static func writeError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
   }

@@ -25,4 +25,31 @@ public enum BracketMath {
       table: table, amount: amount, portions: portions, exactTotal: total, total: rounded, marginalRate: marginal,
       averageRate: average)
   }
+
+  /// What `tax`, `marginal_rate` or `average_rate` gives, without the portions an explanation shows: the same
+  /// arithmetic in the same order as `compute` (so the same value and the same errors), with nothing allocated.
+  static func value(of builtin: Builtin, _ table: BracketTable, amount: ExactDecimal) throws(ArithmeticError)
+    -> ExactDecimal
+  {
+    var total = ExactDecimal.zero
+    var marginal = ExactDecimal.zero
+    let rows = table.rows
+    for index in rows.indices {
+      let row = rows[index]
+      guard amount > row.threshold else {
+        if amount == row.threshold { marginal = row.rate }
+        break
+      }
+      marginal = row.rate
+      let top = index + 1 < rows.count ? min(rows[index + 1].threshold, amount) : amount
+      let portion = try top.subtracting(row.threshold)
+      total = try total.adding(try portion.multiplied(by: row.rate))
+    }
+    let rounded = total.rounded(places: 2, .halfAwayFromZero)
+    switch builtin {
+    case .marginalRate: return marginal
+    case .averageRate: return amount > .zero ? try rounded.divided(by: amount) : .zero
+    default: return rounded
+    }
+  }
 }

@@ -27,7 +27,27 @@ public final class Evaluator {
   /// Polled during long evaluations; return true to stop with a "cancelled" error (the REPL's Ctrl-C).
   public var isCancelled: (() -> Bool)?
 
-  var parameterCache: [String: Value] = [:]
+  /// Parameters read so far, by jurisdiction, then by name. Searched linearly: there are a handful of jurisdictions
+  /// and an evaluation reads a handful of names, and comparing short strings is cheaper than hashing them.
+  var parameterCache: [(code: String, values: [(name: String, value: Value)])] = []
+
+  func cachedParameter(_ code: String, _ name: String) -> Value? {
+    for index in parameterCache.indices where parameterCache[index].code == code {
+      for entry in parameterCache[index].values.indices where parameterCache[index].values[entry].name == name {
+        return parameterCache[index].values[entry].value
+      }
+      return nil
+    }
+    return nil
+  }
+
+  func cacheParameter(_ code: String, _ name: String, _ value: Value) {
+    if let index = parameterCache.firstIndex(where: { $0.code == code }) {
+      parameterCache[index].values.append((name, value))
+    } else {
+      parameterCache.append((code, [(name, value)]))
+    }
+  }
   var constantCache: [Int: Value] = [:]
   var steps = 0
   var depth = 0
@@ -193,6 +213,21 @@ public final class Evaluator {
       return value
     case .call(let index, let arguments):
       return try call(index, arguments, at: expression.span, callerFrame: &frame)
+    case .builtin(let builtin, let arguments)
+    where recorder == nil && arguments.count == 2
+      && (builtin == .tax || builtin == .marginalRate || builtin == .averageRate):
+      // The bracket functions without an explanation: no argument array, no portions.
+      let tableValue = try evaluate(arguments[0], in: &frame)
+      let amountValue = try evaluate(arguments[1], in: &frame)
+      guard case .brackets(let table) = tableValue, case .money(let amount) = amountValue else {
+        throw fail("internal", "'\(builtin.name)' expected a bracket table and an amount", at: expression.span)
+      }
+      do throws(ArithmeticError) {
+        let result = try BracketMath.value(of: builtin, table, amount: amount)
+        return builtin == .tax ? .money(result) : .rate(result)
+      } catch {
+        throw arithmeticFailure(error, at: expression.span)
+      }
     case .builtin(let builtin, let arguments):
       var values: [Value] = []
       values.reserveCapacity(arguments.count)
@@ -274,8 +309,7 @@ public final class Evaluator {
 
   /// A jurisdiction's parameter for the evaluator's year.
   public func parameter(_ code: String, _ name: String, at span: Span) throws(RuntimeError) -> Value {
-    let key = code + "." + name
-    if let cached = parameterCache[key] {
+    if let cached = cachedParameter(code, name) {
       if let recorder {
         recorder.begin()
         recorder.end(.parameter(jurisdiction: code, year: year, name: name), span: span, value: cached)
@@ -313,7 +347,7 @@ public final class Evaluator {
       value = .brackets(table)
     }
     recorder?.end(.parameter(jurisdiction: code, year: year, name: name), span: span, value: value)
-    parameterCache[key] = value
+    cacheParameter(code, name, value)
     return value
   }
 

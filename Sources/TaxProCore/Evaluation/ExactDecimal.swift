@@ -63,8 +63,23 @@ public struct ExactDecimal: Sendable {
   return table
 }()
 
-@usableFromInline func digitCount(_ value: UInt128) -> Int {
+/// 10^0 … 10^19: every power of ten below 2^64, written out so that the table needs no initialization at run time.
+@usableFromInline let powersOfTen64: [UInt64] = [
+  1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+  100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+  10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+]
+
+@usableFromInline func digitCount(_ value: UInt64) -> Int {
   if value == 0 { return 1 }
+  let bits = 64 - value.leadingZeroBitCount
+  var digits = (bits * 1233) >> 12
+  if value >= powersOfTen64[digits] { digits += 1 }
+  return max(digits, 1)
+}
+
+@usableFromInline func digitCount(_ value: UInt128) -> Int {
+  if value >> 64 == 0 { return digitCount(UInt64(truncatingIfNeeded: value)) }
   let bits = 128 - value.leadingZeroBitCount
   // bits × log10(2), a lower estimate of the digit count minus one.
   var digits = (bits * 1233) >> 12
@@ -118,7 +133,42 @@ extension ExactDecimal {
     ExactDecimal(negative: false, magnitude: magnitude, exponent: exponent)
   }
 
+  /// Exponents within which a result of at most 20 digits can neither overflow nor underflow, so the small-value fast
+  /// paths need no range check.
+  @usableFromInline static let fastExponents = -60...60
+
   public func adding(_ other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    if other.magnitude == 0 { return self }
+    if magnitude == 0 { return other }
+    if let sum = smallSum(other) { return sum }
+    return try addingGeneral(other)
+  }
+
+  /// The sum when both magnitudes, aligned, fit in 63 bits (amounts of money, rates): the same result as the general
+  /// path, which would find nothing to round. Nil when the values are larger.
+  @inlinable func smallSum(_ other: ExactDecimal) -> ExactDecimal? {
+    guard magnitude >> 63 == 0, other.magnitude >> 63 == 0, Self.fastExponents.contains(exponent),
+      Self.fastExponents.contains(other.exponent)
+    else { return nil }
+    let (high, low) = exponent >= other.exponent ? (self, other) : (other, self)
+    let shift = high.exponent - low.exponent
+    guard shift <= 18 else { return nil }
+    let (scaled, overflow) = UInt64(truncatingIfNeeded: high.magnitude).multipliedReportingOverflow(
+      by: powersOfTen64[shift])
+    guard !overflow, scaled >> 63 == 0 else { return nil }
+    let a = scaled
+    let b = UInt64(truncatingIfNeeded: low.magnitude)
+    if high.negative == low.negative {
+      return ExactDecimal(negative: high.negative, magnitude: UInt128(a + b), exponent: low.exponent)
+    }
+    if a == b { return .zero }
+    return a > b
+      ? ExactDecimal(negative: high.negative, magnitude: UInt128(a - b), exponent: low.exponent)
+      : ExactDecimal(negative: low.negative, magnitude: UInt128(b - a), exponent: low.exponent)
+  }
+
+  /// `adding` without the small-value fast path (the tests hold the two to the same results).
+  func addingGeneral(_ other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
     if other.magnitude == 0 { return self }
     if magnitude == 0 { return other }
     let (high, low) = exponent >= other.exponent ? (self, other) : (other, self)
@@ -175,6 +225,21 @@ extension ExactDecimal {
   }
 
   public func multiplied(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    if magnitude == 0 || other.magnitude == 0 { return .zero }
+    // Small values (an amount times a rate): a product below 2^64 has at most 20 digits, nothing to round.
+    if magnitude >> 64 == 0, other.magnitude >> 64 == 0 {
+      let exponentSum = exponent + other.exponent
+      let (product, overflow) = UInt64(truncatingIfNeeded: magnitude).multipliedReportingOverflow(
+        by: UInt64(truncatingIfNeeded: other.magnitude))
+      if !overflow, Self.fastExponents.contains(exponentSum) {
+        return ExactDecimal(negative: negative != other.negative, magnitude: UInt128(product), exponent: exponentSum)
+      }
+    }
+    return try multipliedGeneral(by: other)
+  }
+
+  /// `multiplied(by:)` without the small-value fast path.
+  func multipliedGeneral(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
     let resultNegative = negative != other.negative
     if magnitude == 0 || other.magnitude == 0 { return .zero }
     let exponentSum = exponent + other.exponent
@@ -221,6 +286,30 @@ extension ExactDecimal {
 extension ExactDecimal {
   /// The value rounded to `places` digits after the decimal point (negative `places` round to tens, hundreds, …).
   public func rounded(places: Int, _ mode: RoundingMode) -> ExactDecimal {
+    let drop = -exponent - places
+    if drop <= 0 || magnitude == 0 { return self }
+    // Small values divide in 64 bits.
+    if magnitude >> 64 == 0, drop <= 19 {
+      let divisor = powersOfTen64[drop]
+      let (q, r) = UInt64(truncatingIfNeeded: magnitude).quotientAndRemainder(dividingBy: divisor)
+      var roundUp = false
+      if r != 0 {
+        let half = divisor / 2
+        switch mode {
+        case .halfAwayFromZero: roundUp = r >= half
+        case .halfEven: roundUp = r > half || (r == half && q & 1 == 1)
+        case .towardZero: roundUp = false
+        case .towardPositiveInfinity: roundUp = !negative
+        case .towardNegativeInfinity: roundUp = negative
+        }
+      }
+      return ExactDecimal(negative: negative, magnitude: UInt128(roundUp ? q + 1 : q), exponent: -places)
+    }
+    return roundedGeneral(places: places, mode)
+  }
+
+  /// `rounded(places:_:)` without the small-value fast path.
+  func roundedGeneral(places: Int, _ mode: RoundingMode) -> ExactDecimal {
     let drop = -exponent - places
     if drop <= 0 || magnitude == 0 { return self }
     var quotient: UInt128 = 0
@@ -332,6 +421,23 @@ extension ExactDecimal: Comparable, Hashable {
   }
 
   static func compareMagnitudes(_ lhs: ExactDecimal, _ rhs: ExactDecimal) -> Int {
+    // One exponent (amounts in cents, say): the magnitudes compare directly.
+    if lhs.exponent == rhs.exponent {
+      return lhs.magnitude == rhs.magnitude ? 0 : (lhs.magnitude < rhs.magnitude ? -1 : 1)
+    }
+    // Small magnitudes (an amount in cents against a threshold in dollars): align them in 64 bits.
+    if lhs.magnitude >> 64 == 0, rhs.magnitude >> 64 == 0 {
+      let lhsHigher = lhs.exponent > rhs.exponent
+      let shift = lhsHigher ? lhs.exponent - rhs.exponent : rhs.exponent - lhs.exponent
+      if shift < powersOfTen64.count {
+        let high = UInt64(truncatingIfNeeded: (lhsHigher ? lhs : rhs).magnitude)
+        let low = UInt64(truncatingIfNeeded: (lhsHigher ? rhs : lhs).magnitude)
+        let (scaled, overflow) = high.multipliedReportingOverflow(by: powersOfTen64[shift])
+        // On overflow the scaled magnitude is at least 2^64, above any 64-bit one.
+        let order = overflow || scaled > low ? 1 : (scaled == low ? 0 : -1)
+        return lhsHigher ? order : -order
+      }
+    }
     let lhsDigits = digitCount(lhs.magnitude)
     let rhsDigits = digitCount(rhs.magnitude)
     let lhsAdjusted = lhs.exponent + lhsDigits - 1

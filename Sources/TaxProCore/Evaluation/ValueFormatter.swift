@@ -17,9 +17,70 @@ public enum ValueFormatter {
     }
   }
 
+  /// Appends the UTF-8 of `format(value)` to `output`; amounts of money are written digit by digit without
+  /// intermediate strings (a CSV file of a million rows prints a million of them).
+  public static func write(_ value: Value, to output: inout [UInt8]) {
+    if case .money(let amount) = value, writeMoney(amount, to: &output) { return }
+    output.append(contentsOf: format(value).utf8)
+  }
+
+  /// `money(amount)` appended to `output`, for amounts below 2^64 cents; false (and nothing written) for others.
+  static func writeMoney(_ amount: ExactDecimal, to output: inout [UInt8]) -> Bool {
+    let rounded = amount.rounded(places: 2, .halfAwayFromZero)
+    // Rounded to two places, the exponent is -2 or more: the value is magnitude × 10^(exponent + 2) cents.
+    let shift = rounded.exponent + 2
+    guard rounded.magnitude >> 64 == 0, shift >= 0, shift < powersOfTen64.count else { return false }
+    let (cents, overflow) = UInt64(truncatingIfNeeded: rounded.magnitude).multipliedReportingOverflow(
+      by: powersOfTen64[shift])
+    guard !overflow else { return false }
+    if rounded.isNegative { output.append(UInt8(ascii: "-")) }
+    output.append(UInt8(ascii: "$"))
+    let dollars = cents / 100
+    var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
+    // Groups of three digits, least significant first.
+    var groupCount = 0
+    var rest = dollars
+    withUnsafeMutableBytes(of: &digits) { raw in
+      let groups = raw.bindMemory(to: UInt64.self)
+      repeat {
+        groups[groupCount] = rest % 1000
+        rest /= 1000
+        groupCount += 1
+      } while rest > 0
+      var first = true
+      for index in stride(from: groupCount - 1, through: 0, by: -1) {
+        let group = groups[index]
+        if first {
+          first = false
+          if group >= 100 { output.append(UInt8(48 + group / 100)) }
+          if group >= 10 { output.append(UInt8(48 + group / 10 % 10)) }
+          output.append(UInt8(48 + group % 10))
+        } else {
+          output.append(UInt8(ascii: ","))
+          output.append(UInt8(48 + group / 100))
+          output.append(UInt8(48 + group / 10 % 10))
+          output.append(UInt8(48 + group % 10))
+        }
+      }
+    }
+    let fraction = cents % 100
+    output.append(UInt8(ascii: "."))
+    output.append(UInt8(48 + fraction / 10))
+    output.append(UInt8(48 + fraction % 10))
+    return true
+  }
+
   /// `$85,000.00`, `-$12.00`.
   public static func money(_ amount: ExactDecimal) -> String {
-    let cents = amount.rounded(places: 2, .halfAwayFromZero)
+    var bytes: [UInt8] = []
+    if writeMoney(amount, to: &bytes) { return String(decoding: bytes, as: UTF8.self) }
+    return moneyGeneral(amount)
+  }
+
+  /// `money` for any amount, through strings (kept as the reference of the fast path).
+  static func moneyGeneral(_ amount: ExactDecimal) -> String {
+    // A zero written with a positive exponent (`ExactDecimal(significand: 0, exponent: 3)`) is still `$0.00`.
+    let cents = amount.isZero ? .zero : amount.rounded(places: 2, .halfAwayFromZero)
     let plain = fixed(cents.absoluteValue, decimals: 2)
     let parts = plain.split(separator: ".", maxSplits: 1)
     let integer = groupThousands(String(parts[0]))
