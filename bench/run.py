@@ -1,0 +1,587 @@
+#!/usr/bin/env python3
+"""TaxPro's benchmark harness: TaxPro side by side with its peers, in one run, interleaved.
+
+    python3 bench/run.py             # everything; writes BENCHMARKS.md at the repository's root
+    python3 bench/run.py --quick     # fewer rounds and smaller inputs (a smoke run; still writes BENCHMARKS.md)
+    python3 bench/run.py --only startup,check
+
+It installs what it needs when missing (Debian `bc` and `qalc`; `tombi` and `ruff` from PyPI into bench/.venv),
+builds TaxPro in release, and runs every comparison with the commands alternating (A, B, A, B, …, the order rotating
+each round) so that noise on this shared machine falls on all of them alike. Times are wall-clock times of whole
+processes (or of a server's answers); peak memory is each process's maximum resident set (`wait4`'s rusage, or the
+server's VmHWM).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from decimal import Decimal
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+OUT = HERE / "out"
+VENV = HERE / ".venv"
+sys.path.insert(0, str(HERE))
+
+import generate  # noqa: E402
+import lsp_client  # noqa: E402
+
+STATIC_BUILD = [
+    "swift", "build", "-c", "release", "--product", "taxpro", "--static-swift-stdlib", "--build-path", ".build-static",
+]
+DYNAMIC_BUILD = ["swift", "build", "-c", "release", "--product", "taxpro"]
+TAXPRO = ROOT / ".build-static" / "release" / "taxpro"
+TAXPRO_DYNAMIC = ROOT / ".build" / "release" / "taxpro"
+CSV_EXPRESSION = "tax(province.income_tax, income) + tax(federal.income_tax, income)"
+
+
+def log(message: str):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# MARK: Set-up
+
+
+def ensure_tools():
+    missing = [package for package, command in (("bc", "bc"), ("qalc", "qalc"), ("time", "/usr/bin/time"))
+               if not shutil.which(command)]
+    if missing:
+        log(f"installing {' '.join(missing)}")
+        as_root = [] if os.geteuid() == 0 else ["sudo"]
+        subprocess.run(as_root + ["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(as_root + ["apt-get", "install", "-y", "-qq", *missing], check=True, stdout=subprocess.DEVNULL,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    if not (VENV / "bin" / "python").exists():
+        log("creating bench/.venv")
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    if not (VENV / "bin" / "tombi").exists() or not (VENV / "bin" / "ruff").exists():
+        log("installing tombi and ruff into bench/.venv")
+        subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", "tombi", "ruff"],
+                       check=True)
+
+
+def build():
+    for command in (STATIC_BUILD, DYNAMIC_BUILD):
+        log("building: " + " ".join(command))
+        subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def version(argv: list[str]) -> str:
+    try:
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except OSError:
+        return "?"
+    return (result.stdout or result.stderr).strip().splitlines()[0] if (result.stdout or result.stderr) else "?"
+
+
+def machine() -> dict[str, str]:
+    cpu = "?"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    memory = "?"
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal"):
+            memory = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    return {
+        "CPU": f"{cpu}, {os.cpu_count()} cores",
+        "memory": memory,
+        "system": f"{platform.system()} {platform.release()}",
+        "Swift": version(["swift", "--version"]),
+        "Python": f"CPython {platform.python_version()}",
+        "bc": version(["bc", "--version"]),
+        "qalc": version(["qalc", "--version"]),
+        "tombi": version([str(VENV / "bin" / "tombi"), "--version"]),
+        "ruff": version([str(VENV / "bin" / "ruff"), "--version"]),
+    }
+
+
+# MARK: Measuring
+
+
+def run_once(argv: list[str], stdin: bytes | None = None, stdout=None) -> tuple[float, int]:
+    """Runs one process; returns (seconds, exit status)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                               stdout=stdout or subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if stdin is not None:
+        process.stdin.write(stdin)
+        process.stdin.close()
+    status = process.wait()
+    return time.perf_counter() - start, status
+
+
+def peak_memory(argv: list[str], stdin: bytes | None = None) -> int:
+    """The peak resident set (KiB) of one run, from GNU time (a process forked from this large Python would report
+    Python's own resident set for a small program)."""
+    report = OUT / "time.txt"
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", str(report), *argv], input=stdin, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    try:
+        return int(report.read_text().strip().splitlines()[-1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+class Samples:
+    def __init__(self):
+        self.times: list[float] = []
+        self.memory: list[int] = []
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.times, 0.99)
+
+    @property
+    def peak_kib(self) -> int:
+        return max(self.memory) if self.memory else 0
+
+
+def interleaved(commands: dict[str, dict], rounds: int, warmup: int = 1) -> dict[str, Samples]:
+    """Runs each command `rounds` times, alternating between them; the order rotates every round."""
+    names = list(commands)
+    results = {name: Samples() for name in names}
+    for round_index in range(warmup + rounds):
+        shift = round_index % len(names)
+        for name in names[shift:] + names[:shift]:
+            spec = commands[name]
+            seconds, status = run_once(spec["argv"], spec.get("stdin"))
+            if status not in spec.get("ok", (0,)):
+                raise SystemExit(f"{name}: exit status {status}: {' '.join(map(str, spec['argv']))}")
+            if round_index >= warmup:
+                results[name].times.append(seconds)
+    for name, spec in commands.items():
+        results[name].memory.append(peak_memory(spec["argv"], spec.get("stdin")))
+    return results
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def mib(kib: int) -> str:
+    return f"{kib / 1024:.1f} MiB"
+
+
+def shell(argv: list) -> str:
+    def quote(part) -> str:
+        text = str(part).replace(str(ROOT) + "/", "")
+        return text if re.fullmatch(r"[\w@%+=:,./-]+", text) else "'" + text.replace("'", "'\\''") + "'"
+    return " ".join(quote(part) for part in argv)
+
+
+# MARK: Start-up
+
+
+def bench_startup(report: list[str], goals: list[tuple[str, bool, str]], rounds: int):
+    log(f"start-up: {rounds} interleaved rounds")
+    commands = {
+        "taxpro eval '1+1'": {"argv": [str(TAXPRO), "eval", "1+1"]},
+        "taxpro eval '1+1' (dynamically linked)": {"argv": [str(TAXPRO_DYNAMIC), "eval", "1+1"]},
+        "bc (1+1 on standard input)": {"argv": ["bc"], "stdin": b"1+1\n"},
+        "qalc '1+1'": {"argv": ["qalc", "1+1"]},
+    }
+    for name, spec in commands.items():
+        output = subprocess.run(spec["argv"], input=spec.get("stdin"), capture_output=True).stdout.decode().strip()
+        if not output.endswith("2"):
+            raise SystemExit(f"{name} printed {output!r}, not 2")
+    results = interleaved(commands, rounds, warmup=3)
+    qalc = results["qalc '1+1'"].median
+    report.append("## Start-up: `taxpro eval '1+1'` (standard library loaded) against `bc` and `qalc`\n")
+    report.append(f"{rounds} rounds, interleaved. Ratio: the median's multiple of qalc's.\n")
+    report.append("| command | median | p99 | min | ratio to qalc | peak memory |")
+    report.append("|---|---:|---:|---:|---:|---:|")
+    for name, samples in results.items():
+        report.append(f"| {name} | {ms(samples.median)} | {ms(samples.p99)} | {ms(min(samples.times))} | "
+                      f"{samples.median / qalc:.2f} | {mib(samples.peak_kib)} |")
+    report.append("\nCommands: " + "; ".join(f"`{shell(spec['argv'])}`" for spec in commands.values()) + "\n")
+    static = results["taxpro eval '1+1'"].median
+    dynamic = results["taxpro eval '1+1' (dynamically linked)"].median
+    goals.append(("start-up: taxpro ≤ 1/5 of qalc", static <= qalc / 5,
+                  f"{ms(static)} against {ms(qalc)} ({qalc / static:.1f}× faster; dynamically linked: "
+                  f"{qalc / dynamic:.1f}×)"))
+
+
+# MARK: Checking
+
+
+def bench_check(report: list[str], goals: list[tuple[str, bool, str]], sizes: list[int], rounds: dict[int, int]):
+    OUT.mkdir(exist_ok=True)
+    report.append("## Checking: `taxpro check` against CPython's `ast.parse` of an equivalent file\n")
+    report.append(
+        "Generated files (`bench/generate.py`): per formula a `##` comment, the signature, a `let`, and the result "
+        "(calling the previous formula); the Python file has a function per formula with the same arithmetic, as "
+        "many lines and definitions. Both are timed as whole processes (TaxPro's includes loading and checking its "
+        "standard library; CPython's includes starting the interpreter and reading the file). TaxPro parses *and* "
+        "type-checks; CPython only parses.\n")
+    report.append("| formulas | lines | TaxPro file | taxpro check | MB/s | lines/s | peak memory | Python file | "
+                  "ast.parse | MB/s | lines/s | peak memory | TaxPro's speed-up |")
+    report.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    parse = "import ast, sys; ast.parse(open(sys.argv[1], 'rb').read())"
+    per_formula = {}
+    faster_everywhere = True
+    commands_shown = []
+    for size in sizes:
+        tax_file = generate.write(OUT / f"formulas_{size}.tax", generate.taxpro_formulas(size))
+        py_file = generate.write(OUT / f"formulas_{size}.py", generate.python_formulas(size))
+        lines = generate.taxpro_formulas(size).count("\n")
+        log(f"check: {size} formulas, {rounds[size]} rounds")
+        commands = {
+            "taxpro": {"argv": [str(TAXPRO), "check", str(tax_file)]},
+            "cpython": {"argv": [sys.executable, "-c", parse, str(py_file)]},
+        }
+        results = interleaved(commands, rounds[size])
+        taxpro, cpython = results["taxpro"], results["cpython"]
+        tax_mb = tax_file.stat().st_size / 1e6
+        py_mb = py_file.stat().st_size / 1e6
+        per_formula[size] = taxpro.median / size
+        faster_everywhere &= taxpro.median <= cpython.median
+        report.append(
+            f"| {size:,} | {lines:,} | {tax_mb:.1f} MB | {ms(taxpro.median)} | {tax_mb / taxpro.median:.1f} | "
+            f"{lines / taxpro.median:,.0f} | {mib(taxpro.peak_kib)} | {py_mb:.1f} MB | {ms(cpython.median)} | "
+            f"{py_mb / cpython.median:.1f} | {lines / cpython.median:,.0f} | {mib(cpython.peak_kib)} | "
+            f"{cpython.median / taxpro.median:.1f}× |")
+        commands_shown = [shell(spec["argv"]) for spec in commands.values()]
+    report.append("\nCommands (for each size): " + "; ".join(f"`{c}`" for c in commands_shown) + "\n")
+    largest, middle = sizes[-1], sizes[-2] if len(sizes) > 1 else sizes[-1]
+    growth = per_formula[largest] / per_formula[middle]
+    report.append(
+        f"Growth: time per formula at {largest:,} formulas is {growth:.2f}× that at {middle:,} "
+        f"({per_formula[middle] * 1e6:.1f} µs → {per_formula[largest] * 1e6:.1f} µs; 1.00 is exactly linear; the "
+        f"smallest size is dominated by start-up).\n")
+    goals.append(("checking: at least as fast as CPython's parser on the same number of lines", faster_everywhere,
+                  "at every size" if faster_everywhere else "not at every size"))
+    goals.append(("checking: time grows linearly with size", growth <= 1.25,
+                  f"time per formula ×{growth:.2f} from {middle:,} to {largest:,} formulas"))
+
+
+# MARK: Evaluation
+
+
+def bracket_tables() -> dict[str, list[list[str]]]:
+    """Every jurisdiction's income-tax brackets for the default year, as TaxPro prints them."""
+    codes = ["federal"] + generate.PROVINCES
+    tables = {}
+    for code in codes:
+        expression = "(federal.income_tax)" if code == "federal" else f"{code}.income_tax"
+        printed = subprocess.run([str(TAXPRO), "eval", expression], capture_output=True, text=True, check=True).stdout
+        rows = [[threshold.replace(",", ""), str(Decimal(rate) / 100)]
+                for threshold, rate in re.findall(r"\$([\d,]+\.\d\d) -> ([\d.]+)%", printed)]
+        if not rows:
+            raise SystemExit(f"could not read {code}'s brackets from {printed!r}")
+        tables[code] = rows
+    return tables
+
+
+def bench_eval(report: list[str], goals: list[tuple[str, bool, str]], rows: int, rounds: int):
+    OUT.mkdir(exist_ok=True)
+    csv_file = generate.write(OUT / f"rows_{rows}.csv", generate.csv_rows(rows))
+    tables_file = OUT / "tables.json"
+    tables_file.write_text(json.dumps(bracket_tables()))
+    peer = [sys.executable, str(HERE / "peers" / "csv_tax.py"), str(tables_file), str(csv_file)]
+    taxpro = [str(TAXPRO), "eval", "--csv", str(csv_file), CSV_EXPRESSION]
+    log(f"eval: checking that the outputs of {rows:,} rows are identical")
+    digests = {}
+    for name, argv in (("taxpro", taxpro), ("python", peer)):
+        with open(OUT / f"eval_{name}.out", "wb") as handle:
+            seconds, status = run_once(argv, stdout=handle)
+        if status != 0:
+            raise SystemExit(f"{name} failed: {shell(argv)}")
+        digests[name] = hashlib.sha256((OUT / f"eval_{name}.out").read_bytes()).hexdigest()
+    identical = digests["taxpro"] == digests["python"]
+    log(f"eval: {rounds} interleaved rounds")
+    results = interleaved({"taxpro": {"argv": taxpro}, "python": {"argv": peer}}, rounds)
+    t, p = results["taxpro"], results["python"]
+    speedup = p.median / t.median
+    report.append("## Evaluation: `taxpro eval --csv` against Python's `decimal`\n")
+    report.append(
+        f"{rows:,} rows of `income:Money,province` (`bench/generate.py`), each giving the province's plus the federal "
+        "income tax for the default year. The peer (`bench/peers/csv_tax.py`) reads the same CSV with the `csv` module "
+        "and does the same bracket arithmetic with `decimal` (34 digits; each bracket's rate on its part of the income, "
+        "summed exactly, rounded half up once per tax), with the bracket tables TaxPro prints. "
+        f"Outputs identical: **{'yes' if identical else 'NO'}** (SHA-256 {digests['taxpro'][:16]}…).\n")
+    report.append("| command | median | p99 | min | rows/s | peak memory |")
+    report.append("|---|---:|---:|---:|---:|---:|")
+    for name, samples in (("taxpro eval --csv", t), ("Python decimal", p)):
+        report.append(f"| {name} | {ms(samples.median)} | {ms(samples.p99)} | {ms(min(samples.times))} | "
+                      f"{rows / samples.median:,.0f} | {mib(samples.peak_kib)} |")
+    report.append(f"\nTaxPro is {speedup:.1f}× as fast. Commands: `{shell(taxpro)}`; `{shell(peer)}`\n")
+    goals.append(("evaluation: ≥ 20× Python's decimal, identical output", identical and speedup >= 20,
+                  f"{speedup:.1f}×, output {'identical' if identical else 'DIFFERENT'}"))
+
+
+# MARK: Language servers
+
+
+def lsp_documents(formulas: int) -> dict[str, tuple[str, str, str]]:
+    """Per server: (file name, language id, text), all of the same number of lines."""
+    toml = []
+    for i in range(formulas):
+        toml.append(f"# Formula {i}: a generated table of the same shape as the formula files.")
+        toml.append(f"[f{i}]")
+        toml.append(f"income = {(i * 37) % 1000}.{i % 100:02d}")
+        toml.append(f'expression = "max(base - {i % 500}.25, 0) + tax(ON.income_tax, income) / {i % 11 + 2}"')
+    return {
+        "taxpro": ("formulas.tax", "taxpro", generate.taxpro_formulas(formulas)),
+        "tombi": ("formulas.toml", "toml", "\n".join(toml) + "\n"),
+        "ruff": ("formulas.py", "python", generate.python_formulas(formulas)),
+    }
+
+
+def probe_positions(server: str, text: str) -> dict[str, tuple[int, int]]:
+    """Where to edit, complete and hover: the middle of the document, at comparable places."""
+    lines = text.split("\n")
+    middle = len(lines) // 2
+    middle -= middle % 4  # the first line of a formula (its comment)
+    if server == "taxpro":
+        result_line = middle + 3
+        column = lines[result_line].index("tax(") + 4
+        complete = (result_line, lines[result_line].index(".income_tax") + 1)  # after `XX.`
+        hover = (result_line, column + 1)  # on the province code in tax(XX.income_tax, …)
+    elif server == "tombi":
+        complete = (middle + 2, 0)  # a key position in a table
+        hover = (middle + 2, 2)  # on a key
+    else:
+        complete = (middle + 3, 4)
+        hover = (middle + 1, 5)  # ruff answers hover on rule codes only; its answer here is empty
+    edit_line = middle + 2
+    digit = re.search(r"\d", lines[edit_line])
+    return {"edit": (edit_line, digit.start()), "complete": complete, "hover": hover}
+
+
+def server_argv(server: str) -> list[str]:
+    if server == "taxpro":
+        return [str(TAXPRO), "lsp"]
+    if server == "tombi":
+        return [str(VENV / "bin" / "tombi"), "lsp"]
+    return [str(VENV / "bin" / "ruff"), "server"]
+
+
+def taxpro_has_server(workspace: Path) -> bool:
+    try:
+        client = lsp_client.LspClient(server_argv("taxpro"), workspace)
+        try:
+            capabilities = client.initialize(workspace, timeout=10).get("capabilities", {})
+            return bool(capabilities)
+        finally:
+            client.close()
+    except (lsp_client.ServerGone, OSError):
+        return False
+
+
+class ServerRun:
+    """One server with one document, measured operation by operation."""
+
+    def __init__(self, server: str, workspace: Path, document: tuple[str, str, str]):
+        self.server = server
+        self.name, self.language, self.text = document
+        self.path = workspace / self.name
+        self.path.write_text(self.text)
+        self.uri = self.path.as_uri()
+        self.client = lsp_client.LspClient(server_argv(server), workspace)
+        self.capabilities = self.client.initialize(workspace).get("capabilities", {})
+        self.version = 1
+        self.positions = probe_positions(server, self.text)
+        self.opened = 0
+        self.digit_toggle = False
+        self.samples = {name: Samples() for name in ("open", "edit", "completion", "hover")}
+
+    def wait_diagnostics(self, uri: str, start: float, timeout: float = 60.0) -> float:
+        arrived, _ = self.client.wait(
+            lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri, timeout)
+        return arrived - start
+
+    def open_once(self) -> float:
+        """Opens a fresh copy of the document (a new URI each time) and waits for its diagnostics."""
+        self.opened += 1
+        uri = self.path.with_name(f"copy{self.opened}_{self.name}").as_uri()
+        start = self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": self.language, "version": 1, "text": self.text}})
+        seconds = self.wait_diagnostics(uri, start)
+        self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        return seconds
+
+    def open_main(self):
+        start = self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.uri, "languageId": self.language, "version": 1, "text": self.text}})
+        self.wait_diagnostics(self.uri, start)
+
+    def edit_once(self) -> float:
+        """Changes one digit in the middle of the document (incrementally) and waits for diagnostics."""
+        line, column = self.positions["edit"]
+        self.digit_toggle = not self.digit_toggle
+        self.version += 1
+        start = self.client.notify("textDocument/didChange", {
+            "textDocument": {"uri": self.uri, "version": self.version},
+            "contentChanges": [{"range": {"start": {"line": line, "character": column},
+                                          "end": {"line": line, "character": column + 1}},
+                                "text": "2" if self.digit_toggle else "1"}]})
+        return self.wait_diagnostics(self.uri, start)
+
+    def request_once(self, method: str, position: tuple[int, int]) -> float:
+        seconds, _ = self.client.request(method, {
+            "textDocument": {"uri": self.uri}, "position": {"line": position[0], "character": position[1]}})
+        return seconds
+
+    def close(self):
+        self.peak_kib = self.client.peak_memory_kib() or 0
+        self.client.close()
+
+
+def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list[int], rounds: int):
+    workspace = OUT / "lsp"
+    shutil.rmtree(workspace, ignore_errors=True)
+    workspace.mkdir(parents=True)
+    report.append("## Language server: `taxpro lsp` against `tombi lsp` and `ruff server`\n")
+    if not taxpro_has_server(workspace):
+        report.append("Not measured: `taxpro lsp` did not answer `initialize` (the server has not landed yet).\n")
+        goals.append(("language server: no worse than tombi's and ruff's", False, "not measured: no server yet"))
+        return
+    report.append(
+        "One client (`bench/lsp_client.py`, raw JSON-RPC over pipes) drives each server on a document of the same "
+        "number of lines: TaxPro formulas (with its standard library loaded), a TOML file of as many tables for tombi, "
+        "the equivalent Python for ruff. Operations alternate between the servers. *open*: `didOpen` of a new copy "
+        "of the document until its `publishDiagnostics`; *edit*: an incremental `didChange` of one digit in the middle "
+        "until the next `publishDiagnostics`; *completion* and *hover*: request to response, in the middle of the "
+        "document (TaxPro: after `ON.` and on a province code; tombi: at a key; ruff has no completion, and answers "
+        "hover only on `noqa` codes, so its hover answer here is empty).\n")
+    report.append("| lines | server | open median / p99 | edit median / p99 | completion median / p99 | "
+                  "hover median / p99 | peak memory |")
+    report.append("|---:|---|---:|---:|---:|---:|---:|")
+    verdicts = []
+    for size in sizes:
+        documents = lsp_documents(size)
+        lines = documents["taxpro"][2].count("\n")
+        log(f"lsp: {lines:,} lines, {rounds} rounds")
+        runs = {}
+        for server in ("taxpro", "tombi", "ruff"):
+            directory = workspace / f"{server}_{size}"
+            directory.mkdir()
+            runs[server] = ServerRun(server, directory, documents[server])
+            runs[server].open_main()
+        supported = {
+            server: {"completion": "completionProvider" in run.capabilities,
+                     "hover": "hoverProvider" in run.capabilities}
+            for server, run in runs.items()}
+        order = list(runs)
+        for round_index in range(rounds):
+            shift = round_index % len(order)
+            for server in order[shift:] + order[:shift]:
+                run = runs[server]
+                if round_index < max(3, rounds // 5):
+                    run.samples["open"].times.append(run.open_once())
+                run.samples["edit"].times.append(run.edit_once())
+                if supported[server]["completion"]:
+                    run.samples["completion"].times.append(run.request_once("textDocument/completion",
+                                                                            run.positions["complete"]))
+                if supported[server]["hover"]:
+                    run.samples["hover"].times.append(run.request_once("textDocument/hover", run.positions["hover"]))
+        for server, run in runs.items():
+            run.close()
+            cells = []
+            for operation in ("open", "edit", "completion", "hover"):
+                samples = run.samples[operation]
+                cells.append(f"{ms(samples.median)} / {ms(samples.p99)}" if samples.times else "—")
+            report.append(f"| {lines:,} | {server} | " + " | ".join(cells) + f" | {mib(run.peak_kib)} |")
+        for operation in ("open", "edit", "completion", "hover"):
+            ours = runs["taxpro"].samples[operation]
+            if not ours.times:
+                verdicts.append((f"{operation} at {lines:,} lines", False))
+                continue
+            for peer in ("tombi", "ruff"):
+                theirs = runs[peer].samples[operation]
+                if theirs.times:
+                    verdicts.append((f"{operation} vs {peer} at {lines:,} lines",
+                                     ours.median <= theirs.median and ours.p99 <= theirs.p99))
+    argv = {server: shell(server_argv(server)) for server in ("taxpro", "tombi", "ruff")}
+    report.append("\nCommands: " + "; ".join(f"`{command}`" for command in argv.values()) + "\n")
+    failed = [name for name, ok in verdicts if not ok]
+    goals.append(("language server: no worse than tombi's and ruff's (median and p99)", not failed,
+                  "in every comparison" if not failed else "worse in: " + ", ".join(failed)))
+
+
+# MARK: The report
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer rounds and smaller inputs")
+    parser.add_argument("--only", default="startup,check,eval,lsp", help="comma-separated sections")
+    parser.add_argument("--skip-build", action="store_true", help="use the binaries already built")
+    parser.add_argument("--output", default=str(ROOT / "BENCHMARKS.md"))
+    args = parser.parse_args()
+    sections = set(args.only.split(","))
+    ensure_tools()
+    if not args.skip_build:
+        build()
+    OUT.mkdir(exist_ok=True)
+    started = datetime.datetime.now(datetime.timezone.utc)
+    load_before = os.getloadavg()
+    report: list[str] = []
+    goals: list[tuple[str, bool, str]] = []
+    if "startup" in sections:
+        bench_startup(report, goals, rounds=10 if args.quick else 40)
+    if "check" in sections:
+        sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+        bench_check(report, goals, sizes, rounds={1_000: 5 if args.quick else 15, 10_000: 3 if args.quick else 7,
+                                                   100_000: 3})
+    if "eval" in sections:
+        bench_eval(report, goals, rows=100_000 if args.quick else 1_000_000, rounds=3 if args.quick else 5)
+    if "lsp" in sections:
+        bench_lsp(report, goals, sizes=[250, 2_500] if args.quick else [1_000, 10_000],
+                  rounds=10 if args.quick else 50)
+    load_after = os.getloadavg()
+    info = machine()
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `bench/run.py`" + (" --quick" if args.quick else "") + " (do not edit by hand; run "
+        "`python3 bench/run.py` to measure again). Performance claims about TaxPro come from here, never from "
+        "timed unit tests.",
+        "",
+        f"- Date: {started.strftime('%Y-%m-%d %H:%M UTC')}",
+    ]
+    lines += [f"- {key}: {value}" for key, value in info.items()]
+    lines += [
+        f"- Load average (1 min) before and after: {load_before[0]:.2f}, {load_after[0]:.2f} — the machine is shared, "
+        "which is why every comparison interleaves its commands.",
+        "- TaxPro built with `" + " ".join(STATIC_BUILD) + "` (the Swift runtime and Foundation linked in) and, "
+        "for the start-up comparison only, also `" + " ".join(DYNAMIC_BUILD) + "`.",
+        "",
+        "## Goals",
+        "",
+        "| goal | holds | measured |",
+        "|---|:---:|---|",
+    ]
+    lines += [f"| {goal} | {'yes' if ok else '**no**'} | {detail} |" for goal, ok, detail in goals]
+    lines.append("")
+    lines += report
+    Path(args.output).write_text("\n".join(lines) + "\n")
+    log(f"wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()
