@@ -1,0 +1,81 @@
+// libFuzzer target: arbitrary bytes as a client's stream to a language server.
+//
+// The bytes go through `Content-Length` framing in pieces of varying size; each body is parsed and classified as
+// JSON-RPC; requests' and notifications' parameters are decoded as the LSP types the server would decode for them,
+// and what decodes is encoded again, which must decode to an equal value. JSON that parses must serialize to JSON
+// that parses to the same value. Nothing may trap.
+import Foundation
+import LanguageServerProtocol
+
+/// Hands out the input in pieces whose sizes come from the input itself, as a pipe would.
+struct PieceSource: ByteSource {
+  let bytes: [UInt8]
+  var position = 0
+  var step = 0
+
+  mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    guard position < bytes.count, buffer.count > 0 else { return 0 }
+    step += 1
+    let piece = 1 + (Int(bytes[(position * 31 + step) % bytes.count]) % 97)
+    let count = min(piece, buffer.count, bytes.count - position)
+    for index in 0..<count { buffer[index] = bytes[position + index] }
+    position += count
+    return count
+  }
+}
+
+func roundTrip<T: JSONConvertible & Equatable>(_ type: T.Type, _ json: JSON?) {
+  guard let json, let value = try? T(json: json) else { return }
+  let again = value.toJSON()
+  guard let reparsed = try? JSON.parse(again.serialized()) else { fatalError("fuzz: \(T.self) encodes to bad JSON") }
+  guard let decoded = try? T(json: reparsed) else { fatalError("fuzz: \(T.self) does not decode what it encoded") }
+  if decoded != value { fatalError("fuzz: \(T.self) changed in a round trip") }
+}
+
+func decodeParams(_ method: String, _ params: JSON?) {
+  switch method {
+  case LSP.Method.initialize: roundTrip(LSP.InitializeParams.self, params)
+  case LSP.Method.didOpen: roundTrip(LSP.DidOpenTextDocumentParams.self, params)
+  case LSP.Method.didChange: roundTrip(LSP.DidChangeTextDocumentParams.self, params)
+  case "textDocument/completion": roundTrip(LSP.CompletionParams.self, params)
+  case "textDocument/references": roundTrip(LSP.ReferenceParams.self, params)
+  case "textDocument/rename": roundTrip(LSP.RenameParams.self, params)
+  case "textDocument/codeAction": roundTrip(LSP.CodeActionParams.self, params)
+  default: roundTrip(LSP.TextDocumentPositionParams.self, params)
+  }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  // The whole input as one JSON text.
+  if let json = try? JSON.parse(bytes) {
+    guard let again = try? JSON.parse(json.serialized()), again == json else {
+      fatalError("fuzz: JSON does not survive serialization")
+    }
+  }
+  var reader = MessageReader(source: PieceSource(bytes: bytes))
+  reader.maximumContentLength = 1 << 20
+  var lifecycle = ServerLifecycle()
+  for _ in 0..<10_000 {
+    guard let event = try? reader.next() else { break }
+    switch event {
+    case .endOfInput: return 0
+    case .framingError(let error): _ = error.description
+    case .message(let body):
+      switch IncomingMessage.parse(body) {
+      case .request(let request):
+        _ = lifecycle.admit(request: request.method)
+        decodeParams(request.method, request.params)
+        _ = request.toJSON().serialized()
+      case .notification(let notification):
+        _ = lifecycle.admit(notification: notification.method)
+        decodeParams(notification.method, notification.params)
+        _ = notification.toJSON().serialized()
+      case .response(let response): _ = response.toJSON().serialized()
+      case .invalid(let invalid): _ = invalid.reply?.toJSON().serialized()
+      }
+    }
+  }
+  return 0
+}
