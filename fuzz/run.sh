@@ -15,7 +15,9 @@ dictionary=fuzz/dictionaries/$target.dict
 [ -f "$dictionary" ] || dictionary=fuzz/dictionaries/lsp.dict
 ulimit -s 1048576
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
+# Swift's own crash backtracer would race AddressSanitizer's report.
+export SWIFT_BACKTRACE=enable=no
 export TAXPRO_LIBRARY=${TAXPRO_LIBRARY:-$PWD/Sources/TaxProLibrary/Resources}
 exec "fuzz/out/$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=8192 \
   -dict="$dictionary" -artifact_prefix="fuzz/out/crashes/$target-" -print_final_stats=1 "$@" \
-  "fuzz/out/corpus/$target" "fuzz/out/seeds/$target"
+  "fuzz/out/corpus/$target" "fuzz/out/seeds/$target" $( [ -d "fuzz/regressions/$target" ] && echo "fuzz/regressions/$target" )

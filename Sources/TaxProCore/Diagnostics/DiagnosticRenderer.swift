@@ -59,26 +59,35 @@ public struct DiagnosticRenderer: Sendable {
   func snippet(_ span: Span, gutterWidth: Int, role: TextRole) -> String {
     guard let source = sources[span.file], !source.bytes.isEmpty || span.start == 0 else { return "" }
     let lineIndex = source.lineIndex(of: min(span.start, source.bytes.count))
-    var lineText = source.lineText(lineIndex)
+    // The line's bytes without its line break, read in place: a line can be 50 MB long, and only a window of it is
+    // shown.
     var lineStart = source.lineStarts[lineIndex]
-    var lineBytes = Array(lineText.utf8)
-    var startInLine = max(0, min(span.start - lineStart, lineBytes.count))
-    var endInLine = max(startInLine, min(span.end - lineStart, lineBytes.count))
+    var lineEnd = lineIndex + 1 < source.lineStarts.count ? source.lineStarts[lineIndex + 1] : source.bytes.count
+    while lineEnd > lineStart, source.bytes[lineEnd - 1] == 10 || source.bytes[lineEnd - 1] == 13 { lineEnd -= 1 }
+    let line = source.bytes[lineStart..<lineEnd]
+    let lineLength = line.count
+    var startInLine = max(0, min(span.start - lineStart, lineLength))
+    var endInLine = max(startInLine, min(span.end - lineStart, lineLength))
+    var lineBytes: [UInt8]
+    var lineText: String
     // Long lines are shown as a window around the span.
     let window = 100
-    if lineBytes.count > window + 20 {
+    if lineLength > window + 20 {
       var from = max(0, startInLine - 40)
-      while from > 0, from < lineBytes.count, lineBytes[from] & 0xC0 == 0x80 { from -= 1 }
-      var to = min(lineBytes.count, max(from + window, min(endInLine, from + window)))
-      while to < lineBytes.count, lineBytes[to] & 0xC0 == 0x80 { to += 1 }
+      while from > 0, from < lineLength, line[lineStart + from] & 0xC0 == 0x80 { from -= 1 }
+      var to = min(lineLength, max(from + window, min(endInLine, from + window)))
+      while to < lineLength, line[lineStart + to] & 0xC0 == 0x80 { to += 1 }
       let prefix = from > 0 ? "…" : ""
-      let suffix = to < lineBytes.count ? "…" : ""
+      let suffix = to < lineLength ? "…" : ""
       let prefixBytes = Array(prefix.utf8)
-      lineBytes = prefixBytes + Array(lineBytes[from..<to]) + Array(suffix.utf8)
+      lineBytes = prefixBytes + Array(line[(lineStart + from)..<(lineStart + to)]) + Array(suffix.utf8)
       lineText = String(decoding: lineBytes, as: UTF8.self)
       lineStart += from - prefixBytes.count
       startInLine = max(0, min(span.start - lineStart, lineBytes.count - suffix.utf8.count))
       endInLine = max(startInLine, min(span.end - lineStart, lineBytes.count - suffix.utf8.count))
+    } else {
+      lineBytes = Array(line)
+      lineText = String(decoding: lineBytes, as: UTF8.self)
     }
     // Columns on screen: one per scalar, tabs kept so the caret lines up under them.
     var padding = ""

@@ -3,6 +3,8 @@ public struct LexedSource: Sendable {
   public var tokens: [Token]
   public var comments: [Comment]
   public var diagnostics: [Diagnostic]
+  /// True when the lexer stopped before the end after too many errors (the tokens end there).
+  public var stoppedEarly = false
 }
 
 /// Turns UTF-8 bytes into tokens. It never stops at a problem: a bad character or malformed literal becomes a diagnostic
@@ -17,6 +19,11 @@ public struct Lexer {
   var tokens: [Token] = []
   var comments: [Comment] = []
   var diagnostics: [Diagnostic] = []
+  /// Set when `maximumErrors` errors have been reported: lexing stops there, so that a file of 50 million stray
+  /// characters costs 500 diagnostics rather than 50 million.
+  var stoppedEarly = false
+  /// Errors reported before the lexer gives up on the rest of the source.
+  static let maximumErrors = 500
 
   public init(source: SourceFile) {
     self.source = source
@@ -26,7 +33,8 @@ public struct Lexer {
   public static func lex(_ source: SourceFile) -> LexedSource {
     var lexer = Lexer(source: source)
     lexer.run()
-    return LexedSource(tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics)
+    return LexedSource(
+      tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics, stoppedEarly: lexer.stoppedEarly)
   }
 
   func span(_ start: Int, _ end: Int) -> Span { Span(file: source.id, start: start, end: end) }
@@ -34,15 +42,22 @@ public struct Lexer {
   mutating func error(_ code: String, _ message: String, _ start: Int, _ end: Int, notes: [DiagnosticNote] = [],
     fixes: [Fix] = []
   ) {
+    if stoppedEarly { return }
+    if diagnostics.count >= Lexer.maximumErrors {
+      stoppedEarly = true
+      diagnostics.append(
+        .error("too-many-errors", "too many errors; stopped reading here", at: span(start, max(start, end))))
+      return
+    }
     diagnostics.append(.error(code, message, at: span(start, end), notes: notes, fixes: fixes))
   }
 
   mutating func add(_ kind: TokenKind, _ start: Int) {
-    if atLineStart { lineIndent = Int32(start - lineStart) }
+    if atLineStart { lineIndent = Int32(clamping: start - lineStart) }
     tokens.append(
       Token(
-        kind: kind, start: Int32(start), end: Int32(index), column: Int32(start - lineStart), startsLine: atLineStart,
-        lineIndent: lineIndent))
+        kind: kind, start: Int32(clamping: start), end: Int32(clamping: index), column: Int32(clamping: start - lineStart),
+        startsLine: atLineStart, lineIndent: lineIndent))
     atLineStart = false
   }
 
@@ -61,7 +76,9 @@ public struct Lexer {
     tokens.reserveCapacity(bytes.count / 4 + 1)
     // Skip a byte-order mark.
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-    while index < bytes.count {
+    // Token offsets are 32-bit: a source of 2 GiB or more is read up to there.
+    let readable = min(bytes.count, Int(Int32.max) - 8)
+    while index < readable && !stoppedEarly {
       let byte = bytes[index]
       switch byte {
       case 10:
@@ -87,10 +104,14 @@ public struct Lexer {
         lexPunctuation(byte)
       }
     }
+    if readable < bytes.count && !stoppedEarly {
+      error("too-large", "this source is too large (2 GiB or more); the rest is not read", index, index)
+      stoppedEarly = true
+    }
     tokens.append(
       Token(
-        kind: .endOfFile, start: Int32(bytes.count), end: Int32(bytes.count), column: Int32(index - lineStart),
-        startsLine: true, lineIndent: 0))
+        kind: .endOfFile, start: Int32(clamping: bytes.count), end: Int32(clamping: bytes.count),
+        column: Int32(clamping: index - lineStart), startsLine: true, lineIndent: 0))
     tokens = Lexer.markStatementEnds(tokens)
   }
 

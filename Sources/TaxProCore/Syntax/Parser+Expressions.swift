@@ -102,7 +102,16 @@ extension Parser {
 
   mutating func parsePostfix() -> Expression {
     var expression = parsePrimary()
+    var chain = 0
     while true {
+      if at(.dot) || at(.leftParen) {
+        // Each access nests the tree one level deeper: `a.b.c…` a hundred thousand times long is too deep.
+        chain += 1
+        if depth + chain > Parser.maximumDepth {
+          tooDeep()
+          break
+        }
+      }
       if at(.dot) {
         advance()
         guard let member = expectIdentifier("a parameter name after '.'") else { break }
@@ -259,7 +268,7 @@ extension Parser {
     let bytes = source.bytes[(Int(token.start) + prefix)..<Int(token.end)]
     do {
       let (value, isExact) = try ExactDecimal.parse(digits: bytes)
-      if !isExact {
+      if !isExact && !tooManyErrors && diagnostics.count < Parser.maximumDiagnostics {
         diagnostics.append(
           .warning(
             "inexact-literal", "this number has more digits than TaxPro keeps (\(ExactDecimal.precision)); it was rounded",

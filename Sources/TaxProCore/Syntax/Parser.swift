@@ -31,6 +31,9 @@ public struct Parser {
   var abandoning = false
   var lastErrorPosition = -1
   var tooManyErrors = false
+  /// Set when the parser itself reached `maximumDiagnostics`: it stops there.
+  var stopped = false
+  var lexerStoppedEarly = false
 
   init(source: SourceFile, lexed: LexedSource, mode: ParseMode) {
     self.source = source
@@ -43,6 +46,9 @@ public struct Parser {
     }
     self.documentationLines = lines
     self.diagnostics = lexed.diagnostics
+    // The lexer already said it stopped; the input's end is then no sign of an unfinished line.
+    self.tooManyErrors = lexed.stoppedEarly
+    self.lexerStoppedEarly = lexed.stoppedEarly
   }
 
   /// Parses a whole source.
@@ -52,7 +58,7 @@ public struct Parser {
     let declarations = parser.parseDeclarations()
     return SyntaxTree(
       source: source, declarations: declarations, comments: lexed.comments, diagnostics: parser.diagnostics,
-      isIncomplete: parser.reachedEndUnexpectedly)
+      isIncomplete: parser.reachedEndUnexpectedly && !parser.lexerStoppedEarly)
   }
 
   // MARK: Token access
@@ -120,6 +126,7 @@ public struct Parser {
     if abandoning || tooManyErrors { return }
     if diagnostics.count >= Parser.maximumDiagnostics {
       tooManyErrors = true
+      stopped = true
       diagnostics.append(.error("too-many-errors", "too many errors; stopped reporting", at: span))
       return
     }
@@ -223,6 +230,9 @@ public struct Parser {
     while true {
       skipNewlines()
       if at(.endOfFile) { break }
+      // After too many errors nothing more is reported, so nothing more is built either (a file of 50 million
+      // stray tokens must not become 50 million declarations).
+      if stopped { break }
       abandoning = false
       let start = position
       let errorsBefore = diagnostics.count
