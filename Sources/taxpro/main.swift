@@ -1,5 +1,6 @@
 import Foundation
 import TaxProCore
+import TaxProServer
 
 /// The version printed by `--version`.
 let version = "0.1.0"
@@ -27,6 +28,7 @@ func run(_ arguments: [String]) -> Int32 {
     case "explain": return try Commands.explain(options)
     case "check": return try Commands.check(options)
     case "test": return try Commands.test(options)
+    case "lsp": return LanguageServer.runOnStandardIO()
     default:
       return try Commands.lines(options)
     }
