@@ -201,8 +201,9 @@ public struct Parser {
 
   // MARK: Documentation
 
-  /// The `##` block directly above the line of `token`.
+  /// The `##` block directly above the line of `token`, when the token starts its line.
   func documentation(before token: Token) -> Documentation {
+    guard token.startsLine else { return Documentation() }
     var line = source.lineIndex(of: Int(token.start)) - 1
     var indices: [Int] = []
     while line >= 0, let index = documentationLines[line] {
