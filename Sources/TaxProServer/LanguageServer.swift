@@ -70,6 +70,7 @@ public final class LanguageServer: MessageHandler {
     case LSP.Method.codeLens: return try codeLenses(request.decodeParams())
     case LSP.Method.codeAction: return try codeActions(request.decodeParams())
     case LSP.Method.signatureHelp: return try signatureHelp(request.decodeParams())
+    case LSP.Method.formatting: return try formatting(request.decodeParams())
     case LSP.Method.documentDiagnostic: return try pullDiagnostics(request.decodeParams())
     case LSP.Method.executeCommand: return try executeCommand(request.decodeParams(), connection: context.connection)
     default:
@@ -157,6 +158,7 @@ public final class LanguageServer: MessageHandler {
     capabilities.codeActionProvider = LSP.CodeActionOptions(codeActionKinds: [.quickFix])
     capabilities.codeLensProvider = LSP.CodeLensOptions(resolveProvider: false)
     capabilities.renameProvider = LSP.RenameOptions(prepareProvider: true)
+    capabilities.documentFormattingProvider = true
     capabilities.foldingRangeProvider = true
     capabilities.selectionRangeProvider = true
     capabilities.executeCommandProvider = LSP.ExecuteCommandOptions(commands: LanguageServer.commands)
