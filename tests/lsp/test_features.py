@@ -29,7 +29,8 @@ async def test_capabilities_are_advertised_honestly(client: LanguageClient):
         assert getattr(capabilities, provider), provider
     assert set(capabilities.execute_command_provider.commands) == {"taxpro.runTest", "taxpro.explain"}
     # Pull diagnostics only for a client that can pull; the others get them pushed.
-    assert (capabilities.diagnostic_provider is not None) == client.client_name.endswith("+pull")
+    can_pull = client.capabilities.text_document.diagnostic is not None
+    assert (capabilities.diagnostic_provider is not None) == can_pull
 
 
 async def test_diagnostics_on_open_and_after_a_fix(client: LanguageClient):
@@ -78,7 +79,7 @@ async def test_related_information_points_at_the_other_place(client: LanguageCli
 async def test_hover_shows_type_and_documentation(client: LanguageClient):
     content = open_document(client, "uses.tax")
     hover = await client.text_document_hover_async(types.HoverParams(
-        text_document=doc(client, "uses.tax"), position=position_of(content, "take_home", 2)))
+        text_document=doc(client, "uses.tax"), position=position_of(content, "take_home", 2, occurrence=1)))
     assert hover.contents.kind == types.MarkupKind.Markdown
     value = hover.contents.value
     assert "formula take_home(income: Money, province: Province = ON): Money" in value
@@ -103,7 +104,7 @@ async def test_hover_on_a_parameter_shows_its_value_for_the_year(client: Languag
 async def test_definition_across_files_and_into_the_library(client: LanguageClient):
     content = open_document(client, "uses.tax")
     found = await client.text_document_definition_async(types.DefinitionParams(
-        text_document=doc(client, "uses.tax"), position=position_of(content, "take_home", 1)))
+        text_document=doc(client, "uses.tax"), position=position_of(content, "take_home", 1, occurrence=1)))
     found = found if isinstance(found, list) else [found]
     assert found[0].uri == uri(client, "main.tax")
     main = (Path(client.project) / "main.tax").read_text()
@@ -150,7 +151,7 @@ async def test_rename_across_files_and_refusal_for_the_library(client: LanguageC
             text_document=doc(client, "main.tax"), position=position_of(content, "income_tax")))
     with pytest.raises(Exception, match="already defined"):
         await client.text_document_rename_async(types.RenameParams(
-            text_document=doc(client, "main.tax"), position=position_of(content, "threshold"),
+            text_document=doc(client, "main.tax"), position=position_of(content, "let threshold", 4),
             new_name="take_home"))
 
 
@@ -164,8 +165,8 @@ async def test_document_and_workspace_symbols(client: LanguageClient):
     assert [c.name for c in symbols[0].children] == ["income", "province", "owed"]
 
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="take"))
-    assert [(s.name, Path(s.location.uri).name) for s in found][:2] == [
-        ("take_home", "main.tax"), ("doubled_take_home", "uses.tax")]
+    found = [(s.name, Path(s.location.uri).name) for s in found]
+    assert found[0] == ("take_home", "main.tax") and ("doubled_take_home", "uses.tax") in found
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="basic_personal_amount"))
     assert {s.container_name for s in found} >= {"Province", "ON 2026", "federal 2025"}
 
@@ -183,7 +184,7 @@ async def test_formatting_gives_the_canonical_layout(client: LanguageClient):
         content_changes=[types.TextDocumentContentChangeWholeDocument(text=formatted)]))
     again = await client.text_document_formatting_async(types.DocumentFormattingParams(
         text_document=doc(client, "messy.tax"), options=options))
-    assert again == []
+    assert not again
 
 
 async def test_inlay_hints_show_test_values_and_constants(client: LanguageClient):
@@ -245,7 +246,7 @@ async def test_code_action_adds_a_missing_province_parameter(client: LanguageCli
 async def test_code_lens_and_execute_command(client: LanguageClient):
     open_document(client, "main.tax")
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=doc(client, "main.tax")))
-    commands = [(l.range.start.line, l.command.command, l.command.arguments) for l in lenses]
+    commands = [(l.range.start.line, l.command.command, list(l.command.arguments)) for l in lenses]
     assert (6, "taxpro.explain", ["take_home(income: $50,000)"]) in commands
     run = next(c for c in commands if c[1] == "taxpro.runTest")
     assert run[2] == [uri(client, "main.tax"), "take-home pay is below income"]
