@@ -4,7 +4,7 @@ import TaxProCore
 extension LanguageServer {
   /// Converts a core diagnostic: its notes become related information where they point somewhere (and are appended
   /// to the message otherwise, so a "did you mean" is never lost), and its fixes travel in `data` for code actions.
-  func convert(_ diagnostic: Diagnostic, in source: SourceFile, program: Program) -> LSP.Diagnostic {
+  func convert(_ diagnostic: Diagnostic, in source: LineMap, program: Program) -> LSP.Diagnostic {
     var message = diagnostic.message
     var related: [LSP.DiagnosticRelatedInformation] = []
     for note in diagnostic.notes {
@@ -27,9 +27,10 @@ extension LanguageServer {
       message: message, relatedInformation: related.isEmpty ? nil : related)
   }
 
-  /// The text a span of the program refers to.
-  func sourceFile(_ id: FileID, _ program: Program) -> SourceFile? {
-    program.sources[id] ?? workspace.sourceFile(id)
+  /// The line table of the text a span of the program refers to (the current text: spans are only converted
+  /// with a current analysis).
+  func sourceFile(_ id: FileID, _ program: Program) -> LineMap? {
+    lineMap(id)
   }
 
   func lspDiagnostics(for id: FileID, analysis: Analysis) -> [LSP.Diagnostic] {

@@ -8,12 +8,12 @@ extension LanguageServer {
     guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
     if tree.diagnostics.hasErrors { return JSON.array([]) }
     let formatted = Formatter.format(tree)
-    guard let edit = LanguageServer.minimalEdit(from: tree.source, to: formatted) else { return JSON.array([]) }
+    guard let edit = LanguageServer.minimalEdit(from: LineMap(tree.source), to: formatted) else { return JSON.array([]) }
     return [edit].toJSON()
   }
 
   /// One edit that turns `source` into `target`: the common prefix and suffix are kept, cut at scalar boundaries.
-  static func minimalEdit(from source: SourceFile, to target: String) -> LSP.TextEdit? {
+  static func minimalEdit(from source: LineMap, to target: String) -> LSP.TextEdit? {
     let old = source.bytes
     let new = Array(target.utf8)
     if old == new { return nil }
@@ -27,7 +27,7 @@ extension LanguageServer {
       suffix += 1
     }
     while suffix > 0, old.count - suffix < old.count, old[old.count - suffix] & 0xC0 == 0x80 { suffix -= 1 }
-    let range = source.range(of: Span(file: source.id, start: prefix, end: old.count - suffix))
+    let range = source.range(of: Span(file: source.source.id, start: prefix, end: old.count - suffix))
     let replacement = String(decoding: new[prefix..<(new.count - suffix)], as: UTF8.self)
     return LSP.TextEdit(range: range, newText: replacement)
   }

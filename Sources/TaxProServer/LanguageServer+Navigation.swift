@@ -117,7 +117,7 @@ extension LanguageServer {
     }
   }
 
-  func documentSymbol(_ symbol: OutlineSymbol, source: SourceFile) -> LSP.DocumentSymbol {
+  func documentSymbol(_ symbol: OutlineSymbol, source: LineMap) -> LSP.DocumentSymbol {
     var range = source.range(of: symbol.span)
     let selection = source.range(of: symbol.selectionSpan)
     // The protocol needs the name inside the declaration; widen the declaration if recovery made it odd.
@@ -131,16 +131,16 @@ extension LanguageServer {
 
   func documentSymbols(_ params: LSP.TextDocumentParams) throws -> JSON {
     guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
-    return Symbols.outline(tree).map { documentSymbol($0, source: tree.source) }.toJSON()
+    let source = LineMap(tree.source)
+    return Symbols.outline(tree).map { documentSymbol($0, source: source) }.toJSON()
   }
 
   func workspaceSymbols(_ params: LSP.WorkspaceSymbolParams) throws -> JSON {
     let trees = workspace.programTrees()
-    let sources = Dictionary(trees.map { ($0.source.id, $0.source) }, uniquingKeysWith: { first, _ in first })
     let matches = Symbols.search(params.query, in: trees)
     return matches.compactMap { match -> LSP.WorkspaceSymbol? in
       let span = match.symbol.selectionSpan
-      guard let uri = workspace.uri(of: span.file), let source = sources[span.file] else { return nil }
+      guard let uri = workspace.uri(of: span.file), let source = lineMap(span.file) else { return nil }
       return LSP.WorkspaceSymbol(
         name: match.symbol.name.isEmpty ? "(unnamed)" : match.symbol.name, kind: symbolKind(match.symbol.kind),
         containerName: match.container, location: .location(LSP.Location(uri: uri, range: source.range(of: span))))

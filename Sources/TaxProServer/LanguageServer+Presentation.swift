@@ -34,10 +34,10 @@ extension LanguageServer {
   func semanticTokens(_ params: LSP.TextDocumentParams) throws -> JSON {
     let analysis = analysis()
     guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
-    let source = tree.source
+    let source = LineMap(tree.source)
     let libraryFiles = Set((0..<workspace.libraryCount).map(FileID.init))
     let tokens = SemanticTokens.tokens(
-      source: source, comments: tree.comments, index: analysis.index, program: analysis.program,
+      source: tree.source, comments: tree.comments, index: analysis.index, program: analysis.program,
       libraryFiles: libraryFiles)
     var builder = LSP.SemanticTokensBuilder()
     for token in tokens {
@@ -53,15 +53,21 @@ extension LanguageServer {
 
   func foldingRanges(_ params: LSP.TextDocumentParams) throws -> JSON {
     guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
-    return Folding.regions(tree).map { region in
-      LSP.FoldingRange(
-        startLine: region.startLine, endLine: region.endLine, kind: region.kind == .comment ? .comment : .region)
+    // The core counts lines by "\n" only; the protocol also by "\r": map through offsets.
+    let source = LineMap(tree.source)
+    let core = tree.source
+    return Folding.regions(tree).compactMap { region -> LSP.FoldingRange? in
+      guard region.startLine < core.lineStarts.count, region.endLine < core.lineStarts.count else { return nil }
+      let start = source.line(of: core.lineStarts[region.startLine])
+      let end = source.line(of: core.lineStarts[region.endLine])
+      guard end > start else { return nil }
+      return LSP.FoldingRange(startLine: start, endLine: end, kind: region.kind == .comment ? .comment : .region)
     }.toJSON()
   }
 
   func selectionRanges(_ params: LSP.SelectionRangeParams) throws -> JSON {
     guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
-    let source = tree.source
+    let source = LineMap(tree.source)
     return params.positions.map { position -> LSP.SelectionRange in
       let offset = source.offset(of: position)
       let ranges = SelectionRanges.ranges(at: offset, in: tree).map { source.range(of: $0) }
@@ -127,8 +133,8 @@ extension LanguageServer {
     let parameters = info.parameters.map { slot in
       LSP.ParameterInformation(
         label: .offsets(
-          start: SourceFile.utf16Offset(info.label, byteOffset: slot.labelRange.lowerBound),
-          end: SourceFile.utf16Offset(info.label, byteOffset: slot.labelRange.upperBound)),
+          start: LineMap.utf16Offset(info.label, byteOffset: slot.labelRange.lowerBound),
+          end: LineMap.utf16Offset(info.label, byteOffset: slot.labelRange.upperBound)),
         documentation: slot.documentation.map(LSP.MarkupContent.markdown))
     }
     let signature = LSP.SignatureInformation(

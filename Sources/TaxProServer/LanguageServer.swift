@@ -29,6 +29,7 @@ public final class LanguageServer: MessageHandler {
   var clientCapabilities = LSP.InitializeParams()
   /// The client pulls diagnostics (`textDocument/diagnostic`), so the server does not push them as well.
   var usesPullDiagnostics = false
+  var lineMaps: [FileID: (generation: Int, map: LineMap)] = [:]
   let log: @Sendable (String) -> Void
 
   public init(library: [LibraryFile] = StandardLibrary.files(), log: @escaping @Sendable (String) -> Void = Connection.logToStandardError) {
@@ -244,8 +245,17 @@ public final class LanguageServer: MessageHandler {
   func recentAnalysis() -> Analysis { cachedAnalysis ?? analysis() }
 
   /// The document a request names, with its current text; nil for a URI the server does not know.
-  func document(_ identifier: LSP.TextDocumentIdentifier) -> (FileID, SourceFile)? {
-    guard let id = workspace.id(for: identifier.uri), let source = workspace.sourceFile(id) else { return nil }
+  func document(_ identifier: LSP.TextDocumentIdentifier) -> (FileID, LineMap)? {
+    guard let id = workspace.id(for: identifier.uri), let source = lineMap(id) else { return nil }
     return (id, source)
+  }
+
+  /// The protocol line table of a source's current text, kept until the workspace changes.
+  func lineMap(_ id: FileID) -> LineMap? {
+    if let cached = lineMaps[id], cached.generation == workspace.generation { return cached.map }
+    guard let source = workspace.sourceFile(id) else { return nil }
+    let map = LineMap(source)
+    lineMaps[id] = (workspace.generation, map)
+    return map
   }
 }

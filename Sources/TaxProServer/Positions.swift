@@ -1,20 +1,63 @@
 import LanguageServerProtocol
 import TaxProCore
 
-// The one place where the protocol's positions (a line and a UTF-16 code unit offset within it) meet the core's
-// UTF-8 byte offsets. Everything is clamped rather than rejected: a client that is a keystroke ahead or behind, or
-// simply wrong, gets an answer about the nearest real place instead of an error or a crash.
-//
-// Lines end at "\n"; a "\r" just before it belongs to the line ending, not to the line. (A lone "\r" is not a line
-// break here, as it is not for the core's line table.)
+/// The one place where the protocol's positions (a line and a UTF-16 code unit offset within it) meet the core's
+/// UTF-8 byte offsets.
+///
+/// Lines are the protocol's: they end at "\n", "\r\n" or a lone "\r" (the core's own line table knows only "\n",
+/// which is all its diagnostics need). Everything is clamped rather than rejected: a client that is a keystroke
+/// ahead or behind, or simply wrong, gets an answer about the nearest real place instead of an error or a crash.
+struct LineMap {
+  let source: SourceFile
+  /// Byte offset of the first byte of each protocol line.
+  let lineStarts: [Int]
 
-extension SourceFile {
-  /// The byte range of line `line`'s text, without its line ending.
+  init(_ source: SourceFile) {
+    self.source = source
+    let bytes = source.bytes
+    if !bytes.contains(13) {
+      lineStarts = source.lineStarts
+      return
+    }
+    var starts = [0]
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == 10 {
+        starts.append(index + 1)
+      } else if byte == 13 {
+        if index + 1 < bytes.count, bytes[index + 1] == 10 { index += 1 }
+        starts.append(index + 1)
+      }
+      index += 1
+    }
+    lineStarts = starts
+  }
+
+  var bytes: [UInt8] { source.bytes }
+  var text: String { source.text }
+  func text(of span: Span) -> String { source.text(of: span) }
+
+  /// The byte range of a line's text, without its line ending.
   func lineContentRange(_ line: Int) -> Range<Int> {
     let start = lineStarts[line]
-    var end = line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
-    if end > start, bytes[end - 1] == 13, line + 1 < lineStarts.count { end -= 1 }
+    var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
+    if line + 1 < lineStarts.count {
+      if end > start, bytes[end - 1] == 10 { end -= 1 }
+      if end > start, bytes[end - 1] == 13 { end -= 1 }
+    }
     return start..<max(start, end)
+  }
+
+  /// The 0-based protocol line holding a byte offset.
+  func line(of offset: Int) -> Int {
+    var low = 0
+    var high = lineStarts.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+    }
+    return low
   }
 
   /// The byte offset of a protocol position. A line past the end means the end of the text; a character past the
@@ -27,7 +70,7 @@ extension SourceFile {
     var units = 0
     let target = max(0, position.character)
     while index < content.upperBound, units < target {
-      let (length, width) = SourceFile.scalarShape(bytes[index])
+      let (length, width) = LineMap.scalarShape(bytes[index])
       if units + width > target { break }
       units += width
       index = min(index + length, content.upperBound)
@@ -35,15 +78,18 @@ extension SourceFile {
     return index
   }
 
-  /// The protocol position of a byte offset (clamped to the text; an offset inside a scalar means its start).
+  /// The protocol position of a byte offset (clamped to the text; an offset inside a scalar, or between the "\r"
+  /// and "\n" of a line ending, means the place before it).
   func position(of offset: Int) -> LSP.Position {
     var clamped = max(0, min(offset, bytes.count))
     while clamped > 0, clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { clamped -= 1 }
-    let line = lineIndex(of: clamped)
-    var index = lineStarts[line]
+    let line = self.line(of: clamped)
+    let content = lineContentRange(line)
+    let end = min(clamped, content.upperBound)
+    var index = content.lowerBound
     var units = 0
-    while index < clamped {
-      let (length, width) = SourceFile.scalarShape(bytes[index])
+    while index < end {
+      let (length, width) = LineMap.scalarShape(bytes[index])
       units += width
       index += length
     }
@@ -72,7 +118,7 @@ extension SourceFile {
     }
   }
 
-  /// UTF-16 length of a string, for labels whose offsets the protocol counts in UTF-16.
+  /// The UTF-16 offset of a byte offset within a one-line string (signature labels).
   static func utf16Offset(_ text: String, byteOffset: Int) -> Int {
     let bytes = Array(text.utf8)
     var index = 0

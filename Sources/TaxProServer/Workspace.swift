@@ -202,7 +202,7 @@ final class Workspace {
         text = change.text
         continue
       }
-      let file = SourceFile(id: id, name: "", text: text)
+      let file = LineMap(SourceFile(id: id, name: "", text: text))
       let bytes = file.byteRange(of: range)
       var updated = file.bytes
       updated.replaceSubrange(bytes, with: Array(change.text.utf8))
