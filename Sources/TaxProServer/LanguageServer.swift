@@ -31,6 +31,8 @@ public final class LanguageServer: MessageHandler {
   var usesPullDiagnostics = false
   var lineMaps: [FileID: (generation: Int, map: LineMap)] = [:]
   let log: @Sendable (String) -> Void
+  /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
+  let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
 
   public init(library: [LibraryFile] = StandardLibrary.files(), log: @escaping @Sendable (String) -> Void = Connection.logToStandardError) {
     self.workspace = Workspace(library: library)
@@ -234,8 +236,16 @@ public final class LanguageServer: MessageHandler {
     if let cachedAnalysis, cachedAnalysis.generation == workspace.generation, cachedAnalysis.year == year {
       return cachedAnalysis
     }
-    let program = Checker.check(workspace.programTrees())
+    let clock = ContinuousClock()
+    let start = clock.now
+    let trees = workspace.programTrees()
+    let parsed = clock.now
+    let program = Checker.check(trees)
+    let checked = clock.now
     let analysis = Analysis(program: program, generation: workspace.generation, year: year, testFiles: workspace.userFiles)
+    if timing {
+      log("analysis: parse \(parsed - start), check \(checked - parsed), tests \(clock.now - checked)")
+    }
     cachedAnalysis = analysis
     return analysis
   }

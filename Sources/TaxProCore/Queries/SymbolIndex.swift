@@ -1,63 +1,43 @@
-/// The occurrences of a program arranged for the editor queries: by file and position (what is under the cursor?)
-/// and by symbol (where else is it written?).
+/// The occurrences of a program, asked the two questions every editor query starts from: what is under the
+/// cursor, and where else is the same symbol written.
 ///
-/// A program records occurrences in checking order, which follows dependencies rather than the text; every query
-/// that starts from a cursor needs them sorted by place, and every query that fans out needs them grouped by symbol.
-/// Building both once per program keeps each request proportional to its answer instead of to the workspace.
+/// Each answer is one linear pass over the program's occurrences, on purpose: a program of 10,000 formulas records
+/// a few hundred thousand occurrences, and sorting or hashing them all after every keystroke would cost more than the
+/// check itself, while one pass per request takes a millisecond or two.
 public struct SymbolIndex: Sendable {
-  /// Per file, sorted by start offset.
-  let byFile: [FileID: [SymbolOccurrence]]
-  let bySymbol: [Symbol: [SymbolOccurrence]]
+  let occurrences: [SymbolOccurrence]
 
   public init(_ program: Program) {
-    var byFile: [FileID: [SymbolOccurrence]] = [:]
-    var bySymbol: [Symbol: [SymbolOccurrence]] = [:]
-    var seen: Set<SpanKey> = []
-    for occurrence in program.occurrences {
-      // A name can be recorded twice (a member access checked for its type, then again in place); keep one.
-      guard seen.insert(SpanKey(span: occurrence.span, symbol: occurrence.symbol)).inserted else { continue }
-      byFile[occurrence.span.file, default: []].append(occurrence)
-      bySymbol[occurrence.symbol, default: []].append(occurrence)
-    }
-    for (file, list) in byFile {
-      byFile[file] = list.sorted { ($0.span.start, $0.span.end) < ($1.span.start, $1.span.end) }
-    }
-    self.byFile = byFile
-    self.bySymbol = bySymbol
-  }
-
-  private struct SpanKey: Hashable {
-    var span: Span
-    var symbol: Symbol
+    self.occurrences = program.occurrences
   }
 
   /// The occurrence under a cursor at `offset`. A cursor just after a name (where editors put it after typing)
-  /// counts as on the name, but a name that starts at the cursor wins over one that ends there.
+  /// counts as on the name, but a name that contains the cursor wins over one that ends there.
   public func occurrence(at offset: Int, in file: FileID) -> SymbolOccurrence? {
-    guard let list = byFile[file], !list.isEmpty else { return nil }
-    // The first occurrence starting after `offset`; candidates lie before it.
-    var low = 0
-    var high = list.count
-    while low < high {
-      let middle = (low + high) / 2
-      if list[middle].span.start <= offset { low = middle + 1 } else { high = middle }
+    var touching: SymbolOccurrence? = nil
+    for occurrence in occurrences where occurrence.span.file == file && occurrence.span.touches(offset) {
+      if occurrence.span.contains(offset) { return occurrence }
+      if touching == nil { touching = occurrence }
     }
-    var best: SymbolOccurrence? = nil
-    var index = low - 1
-    while index >= 0, index >= low - 8 {
-      let candidate = list[index]
-      if candidate.span.contains(offset) { return candidate }
-      if best == nil, candidate.span.touches(offset) { best = candidate }
-      index -= 1
-    }
-    return best
+    return touching
   }
 
-  /// Every place a symbol is written, definitions included, in file and text order.
+  /// Every place a symbol is written, definitions included, in file and text order, each place once.
   public func occurrences(of symbol: Symbol) -> [SymbolOccurrence] {
-    (bySymbol[symbol] ?? []).sorted { ($0.span.file, $0.span.start) < ($1.span.file, $1.span.start) }
+    var seen: Set<Span> = []
+    var result: [SymbolOccurrence] = []
+    for occurrence in occurrences where occurrence.symbol == symbol {
+      if seen.insert(occurrence.span).inserted {
+        result.append(occurrence)
+      } else if occurrence.isDefinition, let index = result.firstIndex(where: { $0.span == occurrence.span }) {
+        result[index] = occurrence
+      }
+    }
+    return result.sorted { ($0.span.file, $0.span.start) < ($1.span.file, $1.span.start) }
   }
 
   /// The occurrences in one file, in text order.
-  public func occurrences(in file: FileID) -> [SymbolOccurrence] { byFile[file] ?? [] }
+  public func occurrences(in file: FileID) -> [SymbolOccurrence] {
+    occurrences.filter { $0.span.file == file }.sorted { $0.span.start < $1.span.start }
+  }
 }
