@@ -2,16 +2,18 @@ import TaxProCore
 
 /// One checked state of the workspace: the program, its symbol index and the diagnostics per file, test failures
 /// included. Immutable, and replaced whole when the workspace changes.
-final class Analysis {
+final class Analysis: Sendable {
   let program: Program
+  let index: SymbolIndex
+  /// The workspace generation and tax year it was made for.
   let generation: Int
   let year: Int?
   /// Parse, name, type and interface diagnostics plus failed tests, per file.
   let diagnostics: [FileID: [Diagnostic]]
-  private var cachedIndex: SymbolIndex?
 
   init(program: Program, generation: Int, year: Int?, testFiles: [FileID]) {
     self.program = program
+    self.index = SymbolIndex(program)
     self.generation = generation
     self.year = year
     var byFile: [FileID: [Diagnostic]] = [:]
@@ -24,13 +26,5 @@ final class Analysis {
       }
     }
     self.diagnostics = byFile
-  }
-
-  /// Built on first use: many edits are followed by nothing that needs it.
-  var index: SymbolIndex {
-    if let cachedIndex { return cachedIndex }
-    let built = SymbolIndex(program)
-    cachedIndex = built
-    return built
   }
 }

@@ -115,10 +115,11 @@ extension LanguageServer {
     guard let (id, source) = document(params.textDocument) else { return .null }
     let range = source.byteRange(of: params.range)
     let fixes = CodeActions.fixes(for: analysis.diagnostics[id] ?? [], in: id, range: range)
+    var conversion = DiagnosticConversion(program: analysis.program, uris: workspace.uris)
     return fixes.map { fix in
       LSP.CodeAction(
         title: fix.title, kind: .quickFix,
-        diagnostics: [convert(fix.diagnostic, in: source, program: analysis.program)],
+        diagnostics: conversion.convert(fix.diagnostic).map { [$0] },
         isPreferred: fix.isPreferred ? true : nil,
         edit: workspaceEdit(fix.replacements, program: analysis.program))
     }.toJSON()

@@ -22,10 +22,9 @@ public final class LanguageServer: MessageHandler {
   var lifecycle = ServerLifecycle()
   var configuration = Configuration()
   let workspace: Workspace
-  var cachedAnalysis: Analysis?
-  /// Documents whose diagnostics were last published, and what was published, so unchanged sets are not resent.
-  var published: [FileID: [LSP.Diagnostic]] = [:]
-  var publishedURIs: [FileID: LSP.DocumentURI] = [:]
+  /// The connection, known from the first message on; the analyzer publishes through it.
+  var connection: Connection?
+  var analyzerStorage: Analyzer?
   var clientCapabilities = LSP.InitializeParams()
   /// The client pulls diagnostics (`textDocument/diagnostic`), so the server does not push them as well.
   var usesPullDiagnostics = false
@@ -53,6 +52,7 @@ public final class LanguageServer: MessageHandler {
   // MARK: Dispatch
 
   public func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
+    if connection == nil { connection = context.connection }
     if let refusal = lifecycle.admit(request: request.method) { throw refusal }
     let method = request.method
     switch method {
@@ -83,6 +83,7 @@ public final class LanguageServer: MessageHandler {
   }
 
   public func handle(notification: NotificationMessage, connection: Connection) throws {
+    if self.connection == nil { self.connection = connection }
     guard lifecycle.admit(notification: notification.method) else { return }
     switch notification.method {
     case LSP.Method.exit:
@@ -92,7 +93,7 @@ public final class LanguageServer: MessageHandler {
     case LSP.Method.didOpen:
       let params: LSP.DidOpenTextDocumentParams = try notification.decodeParams()
       workspace.open(params.textDocument)
-      publishDiagnostics(connection)
+      scheduleCheck()
     case LSP.Method.didChange:
       let params: LSP.DidChangeTextDocumentParams = try notification.decodeParams()
       switch workspace.change(params) {
@@ -109,17 +110,17 @@ public final class LanguageServer: MessageHandler {
       let moreComing = connection.hasQueuedNotification { queued in
         queued.method == LSP.Method.didChange && queued.params?["textDocument"]?["uri"]?.stringValue == uri
       }
-      if !moreComing { publishDiagnostics(connection) }
+      if !moreComing { scheduleCheck() }
     case LSP.Method.didClose:
       let params: LSP.DidCloseTextDocumentParams = try notification.decodeParams()
       workspace.close(params.textDocument.uri)
-      publishDiagnostics(connection)
+      scheduleCheck()
     case LSP.Method.didSave:
       break
     case LSP.Method.didChangeWatchedFiles:
       let params: LSP.DidChangeWatchedFilesParams = try notification.decodeParams()
       workspace.applyWatchedChanges(params.changes)
-      publishDiagnostics(connection)
+      scheduleCheck()
       refreshPulledDiagnostics(connection)
     case LSP.Method.didChangeConfiguration:
       let params: LSP.DidChangeConfigurationParams = try notification.decodeParams()
@@ -197,8 +198,7 @@ public final class LanguageServer: MessageHandler {
   }
 
   func configurationChanged(_ connection: Connection) {
-    cachedAnalysis = nil
-    publishDiagnostics(connection)
+    scheduleCheck()
     refreshPulledDiagnostics(connection)
     if clientCapabilities.capability("workspace", "inlayHint", "refreshSupport")?.boolValue == true {
       connection.sendRequest(method: "workspace/inlayHint/refresh") { _ in }
@@ -231,28 +231,51 @@ public final class LanguageServer: MessageHandler {
   /// The tax year queries use: the configured one when the program has figures for it, else the latest.
   var year: Int? { configuration.year }
 
-  /// The current analysis, re-checking the workspace if it changed since the last one.
+  var analyzer: Analyzer? {
+    if let analyzerStorage { return analyzerStorage }
+    guard let connection else { return nil }
+    let created = Analyzer(connection: connection, log: log, timing: timing)
+    analyzerStorage = created
+    return created
+  }
+
+  /// A snapshot of the workspace for the analyzer, with the documents whose diagnostics it should push.
+  func job() -> Analyzer.Job {
+    var targets: [Analyzer.Target]? = nil
+    if !usesPullDiagnostics {
+      targets = workspace.sources.values.filter { !workspace.isLibrary($0.id) || $0.isOpen }.sorted { $0.id < $1.id }
+        .map { Analyzer.Target(id: $0.id, uri: $0.uri, version: $0.version, always: $0.isOpen) }
+    }
+    return Analyzer.Job(
+      generation: workspace.generation, year: year, inputs: workspace.inputs(), testFiles: workspace.userFiles,
+      uris: workspace.uris, targets: targets)
+  }
+
+  /// Re-checks the workspace in the background; the analyzer pushes the diagnostics.
+  func scheduleCheck() {
+    analyzer?.submit(job())
+  }
+
+  /// The analysis of the workspace as it is now, waiting for the analyzer if it is still checking.
   func analysis() -> Analysis {
-    if let cachedAnalysis, cachedAnalysis.generation == workspace.generation, cachedAnalysis.year == year {
-      return cachedAnalysis
+    let key = Analyzer.Key(generation: workspace.generation, year: year)
+    guard let analyzer else {
+      return Analysis(
+        program: Checker.check(workspace.programTrees()), generation: key.generation, year: key.year,
+        testFiles: workspace.userFiles)
     }
-    let clock = ContinuousClock()
-    let start = clock.now
-    let trees = workspace.programTrees()
-    let parsed = clock.now
-    let program = Checker.check(trees)
-    let checked = clock.now
-    let analysis = Analysis(program: program, generation: workspace.generation, year: year, testFiles: workspace.userFiles)
-    if timing {
-      log("analysis: parse \(parsed - start), check \(checked - parsed), tests \(clock.now - checked)")
+    if let latest = analyzer.latestAnalysis, latest.generation == key.generation, latest.year == key.year {
+      return latest
     }
-    cachedAnalysis = analysis
-    return analysis
+    if !analyzer.isScheduled(key) { analyzer.submit(job()) }
+    let result = analyzer.wait(for: key)
+    workspace.adopt(result.program.trees, generation: result.generation)
+    return result
   }
 
   /// The last analysis even if the workspace moved on since, for queries that read the current text themselves and
-  /// only need the declarations (completion, signature help): they stay fast while the user types.
-  func recentAnalysis() -> Analysis { cachedAnalysis ?? analysis() }
+  /// only need the declarations (completion, signature help): they answer at once while the analyzer checks.
+  func recentAnalysis() -> Analysis { analyzer?.latestAnalysis ?? analysis() }
 
   /// The document a request names, with its current text; nil for a URI the server does not know.
   func document(_ identifier: LSP.TextDocumentIdentifier) -> (FileID, LineMap)? {

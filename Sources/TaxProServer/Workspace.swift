@@ -268,6 +268,44 @@ final class Workspace {
     return trees
   }
 
+  /// A snapshot of `programTrees()` for the analyzer: trees already parsed, and the texts of the others, which the
+  /// analyzer parses on its own thread.
+  func inputs() -> [Analyzer.Input] {
+    let replaced = Set(sources.values.filter { !isLibrary($0.id) }.compactMap(\.replacesLibrary))
+    var result: [Analyzer.Input] = []
+    func input(_ id: FileID) -> Analyzer.Input? {
+      if let source = sources[id] {
+        if let tree = source.tree { return .parsed(tree) }
+        return .text(id: id, name: source.path ?? source.uri.stringValue, text: source.text)
+      }
+      if isLibrary(id) { return .parsed(library[id.rawValue].tree) }
+      return nil
+    }
+    for (position, entry) in library.enumerated() where !replaced.contains(entry.name) {
+      if let item = input(FileID(position)) { result.append(item) }
+    }
+    for id in sources.keys.sorted() where !isLibrary(id) {
+      if let item = input(id) { result.append(item) }
+    }
+    return result
+  }
+
+  /// Keeps the trees an analysis parsed, when the texts have not changed since.
+  func adopt(_ trees: [SyntaxTree], generation: Int) {
+    guard generation == self.generation else { return }
+    for tree in trees where sources[tree.source.id]?.tree == nil {
+      sources[tree.source.id]?.tree = tree
+    }
+  }
+
+  /// Every known URI, for locations in diagnostics.
+  var uris: [FileID: LSP.DocumentURI] {
+    var result: [FileID: LSP.DocumentURI] = [:]
+    for (position, entry) in library.enumerated() { result[FileID(position)] = entry.uri }
+    for (id, source) in sources { result[id] = source.uri }
+    return result
+  }
+
   /// The ids of the user's sources (not the library's), whose diagnostics and tests the server reports.
   var userFiles: [FileID] { sources.keys.filter { !isLibrary($0) }.sorted() }
 
