@@ -44,8 +44,26 @@ class Timed(RawServer):
         self.stderr = []
         threading.Thread(target=self._read, daemon=True).start()
         self.next_id = 1
+        self.early = []
+
+    def response(self, id, timeout=120):
+        while True:
+            message = self.receive(timeout)
+            if message.get("method") == "textDocument/publishDiagnostics":
+                self.early.append(message["params"])
+                continue
+            if "method" in message:
+                if "id" in message:
+                    self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+                continue
+            if message.get("id") == id:
+                return message
 
     def diagnostics_for(self, uri, timeout=120):
+        for index, params in enumerate(self.early):
+            if params["uri"] == uri:
+                del self.early[: index + 1]
+                return params
         while True:
             message = self.receive(timeout)
             if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
@@ -85,7 +103,7 @@ def main():
 
     middle = (args.formulas // 2) * 5 + 3  # the last line of a formula in the middle
     version = 1
-    edits, bursts, completions, hovers = [], [], [], []
+    edits, bursts, completions, hovers, fresh_hovers = [], [], [], [], []
     for round_ in range(args.rounds):
         # An edit that breaks the formula, then one that repairs it: both must be re-checked.
         for replacement in ("  base + $1 +", "  base + $" + f"{round_},000"):
@@ -127,10 +145,15 @@ def main():
                                                         "position": {"line": middle, "character": len(lines[middle])}})
         completions.append(time.perf_counter() - started)
         assert "result" in reply or reply["error"]["code"] == -32601, reply
-        # Hover on a formula name far from the edit.
+        # Hover right after the edit waits for its re-check; hover once it is checked does not.
+        hover = {"textDocument": {"uri": uri}, "position": {"line": 10 * 5 + 1, "character": 10}}
         started = time.perf_counter()
-        reply = server.call("textDocument/hover", {"textDocument": {"uri": uri},
-                                                   "position": {"line": 10 * 5 + 1, "character": 10}})
+        reply = server.call("textDocument/hover", hover)
+        fresh_hovers.append(time.perf_counter() - started)
+        assert reply.get("result"), reply
+        server.diagnostics_for(uri)
+        started = time.perf_counter()
+        reply = server.call("textDocument/hover", hover)
         hovers.append(time.perf_counter() - started)
         assert reply.get("result"), reply
         # Put the line back for the next round.
@@ -156,6 +179,7 @@ def main():
     report("10-keystroke burst → diagnostics", bursts)
     report("completion after 'province.'", completions)
     report("hover", hovers)
+    report("hover right after an edit", fresh_hovers)
 
 
 if __name__ == "__main__":
