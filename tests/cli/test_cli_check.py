@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
+REPO = Path(__file__).resolve().parents[2]
 RESOURCES = "Sources/TaxProLibrary/Resources"
 
 
@@ -73,7 +75,5 @@ def test_a_library_file_edited_in_a_copy_of_the_library(taxpro, tmp_path):
     assert clean.stderr == ""
 
 
-def taxpro_root():
-    from conftest import REPO
-
+def taxpro_root() -> Path:
     return REPO
