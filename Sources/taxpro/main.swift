@@ -27,6 +27,7 @@ func run(_ arguments: [String]) -> Int32 {
     case "explain": return try Commands.explain(options)
     case "check": return try Commands.check(options)
     case "test": return try Commands.test(options)
+    case "fmt": return try Commands.fmt(options)
     default:
       return try Commands.lines(options)
     }

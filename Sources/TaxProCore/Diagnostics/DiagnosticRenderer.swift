@@ -59,11 +59,27 @@ public struct DiagnosticRenderer: Sendable {
   func snippet(_ span: Span, gutterWidth: Int, role: TextRole) -> String {
     guard let source = sources[span.file], !source.bytes.isEmpty || span.start == 0 else { return "" }
     let lineIndex = source.lineIndex(of: min(span.start, source.bytes.count))
-    let lineText = source.lineText(lineIndex)
-    let lineStart = source.lineStarts[lineIndex]
-    let lineBytes = Array(lineText.utf8)
-    let startInLine = max(0, min(span.start - lineStart, lineBytes.count))
-    let endInLine = max(startInLine, min(span.end - lineStart, lineBytes.count))
+    var lineText = source.lineText(lineIndex)
+    var lineStart = source.lineStarts[lineIndex]
+    var lineBytes = Array(lineText.utf8)
+    var startInLine = max(0, min(span.start - lineStart, lineBytes.count))
+    var endInLine = max(startInLine, min(span.end - lineStart, lineBytes.count))
+    // Long lines are shown as a window around the span.
+    let window = 100
+    if lineBytes.count > window + 20 {
+      var from = max(0, startInLine - 40)
+      while from > 0, from < lineBytes.count, lineBytes[from] & 0xC0 == 0x80 { from -= 1 }
+      var to = min(lineBytes.count, max(from + window, min(endInLine, from + window)))
+      while to < lineBytes.count, lineBytes[to] & 0xC0 == 0x80 { to += 1 }
+      let prefix = from > 0 ? "…" : ""
+      let suffix = to < lineBytes.count ? "…" : ""
+      let prefixBytes = Array(prefix.utf8)
+      lineBytes = prefixBytes + Array(lineBytes[from..<to]) + Array(suffix.utf8)
+      lineText = String(decoding: lineBytes, as: UTF8.self)
+      lineStart += from - prefixBytes.count
+      startInLine = max(0, min(span.start - lineStart, lineBytes.count - suffix.utf8.count))
+      endInLine = max(startInLine, min(span.end - lineStart, lineBytes.count - suffix.utf8.count))
+    }
     // Columns on screen: one per scalar, tabs kept so the caret lines up under them.
     var padding = ""
     for scalar in String(decoding: lineBytes[..<startInLine], as: UTF8.self).unicodeScalars {

@@ -10,7 +10,7 @@ public struct EvaluationLimits: Sendable {
   public var steps: Int
   /// Nested formula calls and expression levels, at most.
   public var depth: Int
-  public init(steps: Int = 50_000_000, depth: Int = 3_000) {
+  public init(steps: Int = 50_000_000, depth: Int = 1_500) {
     self.steps = steps
     self.depth = depth
   }

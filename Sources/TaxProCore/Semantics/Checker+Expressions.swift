@@ -211,7 +211,10 @@ extension Checker {
     if !arithmeticTypes.contains(l) || !arithmeticTypes.contains(r) {
       notes.append(DiagnosticNote(.note, "arithmetic works on Money, Rate and Number"))
     } else if op == .add || op == .subtract {
-      if l == .rate && r != .rate {
+      if l == .rate && r == .number {
+        addLiteralHint(right, expected: .rate, notes: &notes, fixes: &fixes)
+      }
+      if l == .rate && r != .rate && notes.isEmpty {
         notes.append(
           DiagnosticNote(
             .help, "a percentage of an amount is written with the amount first, e.g. '$100 \(op.rawValue) 15%'"))
@@ -247,7 +250,14 @@ extension Checker {
     case (.number, .money):
       suggestion = "$" + written
     case (.number, .rate):
-      suggestion = written + "%"
+      // 0.2 where a rate is wanted most likely means 20%.
+      if case .number(let value) = literal.kind, value < .one, !value.isInteger,
+        let percent = try? value.scaled(byPowerOfTen: 2)
+      {
+        suggestion = percent.trimmed.description + "%"
+      } else {
+        suggestion = written + "%"
+      }
     case (.money, .number):
       suggestion = String(written.dropFirst()).replacingOccurrences(",", with: "_")
     case (.rate, .number):

@@ -174,6 +174,13 @@ public final class Checker {
       }
     }
     findCycles()
+    // Report in source order, as compilers do (checking order follows dependencies, not the text).
+    diagnostics = diagnostics.enumerated().sorted { a, b in
+      let (x, y) = (a.element.span, b.element.span)
+      if x.file != y.file { return x.file < y.file }
+      if x.start != y.start { return x.start < y.start }
+      return a.offset < b.offset
+    }.map(\.element)
     return makeProgram()
   }
 

@@ -13,6 +13,7 @@ public struct Lexer {
   var index = 0
   var lineStart = 0
   var atLineStart = true
+  var lineIndent: Int32 = 0
   var tokens: [Token] = []
   var comments: [Comment] = []
   var diagnostics: [Diagnostic] = []
@@ -37,9 +38,11 @@ public struct Lexer {
   }
 
   mutating func add(_ kind: TokenKind, _ start: Int) {
+    if atLineStart { lineIndent = Int32(start - lineStart) }
     tokens.append(
       Token(
-        kind: kind, start: Int32(start), end: Int32(index), column: Int32(start - lineStart), startsLine: atLineStart))
+        kind: kind, start: Int32(start), end: Int32(index), column: Int32(start - lineStart), startsLine: atLineStart,
+        lineIndent: lineIndent))
     atLineStart = false
   }
 
@@ -87,7 +90,60 @@ public struct Lexer {
     tokens.append(
       Token(
         kind: .endOfFile, start: Int32(bytes.count), end: Int32(bytes.count), column: Int32(index - lineStart),
-        startsLine: true))
+        startsLine: true, lineIndent: 0))
+    tokens = Lexer.markStatementEnds(tokens)
+  }
+
+  /// Inserts a `newline` token at each line break that ends a statement, by one rule that `grammar/taxpro.lark`'s
+  /// post-lexer shares. A line break ends a statement when
+  /// - it is not inside parentheses (inside `{ }` it counts again, even within parentheses),
+  /// - the token before it can end a statement and the token after it can begin one, and
+  /// - the token after it is not a `-` or `.` indented further than the line where the statement began (such a line
+  ///   continues the expression above).
+  /// A statement begins at the start of the input, after `{`, and after a line break that ends a statement.
+  /// `formula` or `let` at the start of a line closes whatever parentheses and braces are open.
+  static func markStatementEnds(_ raw: [Token]) -> [Token] {
+    var result: [Token] = []
+    result.reserveCapacity(raw.count + raw.count / 4)
+    var nesting: [TokenKind] = []
+    var statementIndent: Int32 = raw.first?.lineIndent ?? 0
+    var startsStatement = true
+    for token in raw {
+      // `formula` or `let` at the start of a line can never be inside parentheses: an unclosed one above must not
+      // swallow the rest of the file.
+      if token.startsLine && token.column == 0 && (token.kind == .kwFormula || token.kind == .kwLet) {
+        nesting.removeAll()
+      }
+      if startsStatement {
+        statementIndent = token.lineIndent
+        startsStatement = false
+      }
+      if token.startsLine, let previous = result.last, nesting.last != .leftParen, previous.kind.canEndStatement,
+        token.kind.canStartStatement,
+        !((token.kind == .minus || token.kind == .dot) && token.column > statementIndent)
+      {
+        result.append(
+          Token(
+            kind: .newline, start: previous.end, end: previous.end, column: 0, startsLine: false,
+            lineIndent: previous.lineIndent))
+        statementIndent = token.lineIndent
+      }
+      switch token.kind {
+      case .leftParen: nesting.append(.leftParen)
+      case .leftBrace:
+        nesting.append(.leftBrace)
+        startsStatement = true
+      case .rightParen:
+        if let index = nesting.lastIndex(of: .leftParen), !nesting[index...].contains(.leftBrace) {
+          nesting.removeSubrange(index...)
+        }
+      case .rightBrace:
+        if let index = nesting.lastIndex(of: .leftBrace) { nesting.removeSubrange(index...) }
+      default: break
+      }
+      result.append(token)
+    }
+    return result
   }
 
   func keywordKind(_ start: Int, _ end: Int) -> TokenKind? {
@@ -177,12 +233,13 @@ public struct Lexer {
     var groupLengths: [Int] = []
     var currentGroup = 0
     var sawComma = false
+    var sawUnderscore = false
     while index < bytes.count {
       let byte = bytes[index]
       if Lexer.isDigit(byte) {
         currentGroup += 1
       } else if byte == 95 {
-        // '_' is a plain separator; it does not start a comma group.
+        sawUnderscore = true
       } else if byte == UInt8(ascii: ","), Lexer.isDigit(peek(1)) {
         sawComma = true
         groupLengths.append(currentGroup)
@@ -202,7 +259,11 @@ public struct Lexer {
       }
     }
     checkUnderscores(digitsStart, index)
-    if sawComma {
+    if sawComma && sawUnderscore {
+      error(
+        "malformed-money", "an amount uses either ',' or '_' to group digits, not both", start, index,
+        notes: [DiagnosticNote(.help, "write it like $1,234,567 or $1_234_567")])
+    } else if sawComma {
       let firstOK = groupLengths[0] >= 1 && groupLengths[0] <= 3
       let restOK = groupLengths.dropFirst().allSatisfy { $0 == 3 }
       if !(firstOK && restOK) {
@@ -314,8 +375,10 @@ public struct Lexer {
       } else {
         index += 1
         error("unexpected-character", "unexpected '!'", start, index,
-          notes: [DiagnosticNote(.help, "write 'not' for negation and '!=' for 'not equal'")])
-        add(.invalid, start)
+          notes: [DiagnosticNote(.help, "write 'not' for negation and '!=' for 'not equal'")],
+          fixes: [Fix(title: "Write 'not '", replacements: [TextReplacement(span: span(start, index), text: "not ")])])
+        // Read on as 'not', so the rest of the line makes sense.
+        add(.kwNot, start)
         return
       }
     case UInt8(ascii: "<"):

@@ -10,7 +10,6 @@ extension Parser {
     }
     var parameters: [Parameter] = []
     if let open = expect(.leftParen, "'(' and the formula's parameters") {
-      parenthesisDepth += 1
       while !at(.rightParen) && !at(.endOfFile) {
         let before = position
         if let parameter = parseParameter() { parameters.append(parameter) }
@@ -26,7 +25,6 @@ extension Parser {
         }
         if position == before { advance() }
       }
-      parenthesisDepth -= 1
       expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(open))])
     }
     var returnType: TypeAnnotation? = nil
@@ -93,6 +91,7 @@ extension Parser {
       let errorsBefore = diagnostics.count
       if let binding = parseLet() { lets.append(binding) }
       finishStatement("a let", errorsBefore: errorsBefore)
+      skipNewlines()
     }
     if at(.endOfFile) {
       errorAtCurrent(
@@ -106,14 +105,12 @@ extension Parser {
         notes: [DiagnosticNote(.help, "a formula's body ends with the expression it computes")])
       return (lets, Expression(.missing, previousSpan))
     }
-    statementColumn = current.column
     let result = parseExpression()
     return (lets, result)
   }
 
   mutating func parseLet() -> LetBinding? {
     let keyword = advance()
-    statementColumn = keyword.column
     guard let name = expectIdentifier("a name after 'let'") else {
       skipRestOfLine()
       return nil
@@ -154,7 +151,6 @@ extension Parser {
     var items: [TestItem] = []
     let end = parseBlock("the test's checks") { parser in
       let errorsBefore = parser.diagnostics.count
-      parser.statementColumn = parser.current.column
       if parser.at(.kwLet) {
         if let binding = parser.parseLet() { items.append(.binding(binding)) }
       } else {
@@ -187,9 +183,7 @@ extension Parser {
       skipToDeclaration()
       return previousSpan
     }
-    let savedParentheses = parenthesisDepth
-    parenthesisDepth = 0
-    defer { parenthesisDepth = savedParentheses }
+    skipNewlines()
     while !at(.rightBrace) && !at(.endOfFile) {
       let before = position
       item(&self)
@@ -197,6 +191,7 @@ extension Parser {
         errorAtCurrent("syntax", "unexpected \(describe(current)) in \(what)")
         advance()
       }
+      skipNewlines()
     }
     if let close = expect(.rightBrace, "'}'", notes: [DiagnosticNote(.note, "to close this '{'", span: span(open))]) {
       return span(close)
@@ -263,7 +258,6 @@ extension Parser {
       let blockEnd = parser.parseBlock("the year's parameters") { parser in
         let errorsBefore = parser.diagnostics.count
         let first = parser.current
-        parser.statementColumn = first.column
         let documentation = parser.documentation(before: first)
         if let name = parser.expectIdentifier("a parameter name") {
           if parser.expect(.equal, "'=' and the parameter's value") != nil {

@@ -43,20 +43,14 @@ extension Parser {
     }
   }
 
-  /// Whether a token at the start of a line continues the expression before it.
-  func continues(_ token: Token) -> Bool {
-    if parenthesisDepth > 0 || !token.startsLine { return true }
-    switch token.kind {
-    case .minus, .dot: return token.column > statementColumn
-    default: return token.kind.isBinaryOperator
-    }
-  }
+  /// `not` binds looser than comparisons and tighter than `and`: `not a == b` is `not (a == b)`.
+  static let notPrecedence = 3
 
   mutating func parseBinary(minimumPrecedence: Int) -> Expression {
-    var left = parseUnary()
+    var left = minimumPrecedence <= Parser.notPrecedence && at(.kwNot) ? parseNot() : parseUnary()
     var chain = 0
     var lastComparison: Span? = nil
-    while let op = binaryOperator(kind), op.precedence >= minimumPrecedence, continues(current) {
+    while let op = binaryOperator(kind), op.precedence >= minimumPrecedence {
       if abandoning { break }
       let operatorToken = advance()
       chain += 1
@@ -89,12 +83,6 @@ extension Parser {
       defer { depth -= 1 }
       let operand = parseUnary()
       return Expression(.unary(.negate, operand, operatorSpan: span(token)), span(token).to(operand.span))
-    case .kwNot:
-      let token = advance()
-      guard enter() else { return Expression(.missing, span(token)) }
-      defer { depth -= 1 }
-      let operand = parseBinary(minimumPrecedence: BinaryOperator.equal.precedence)
-      return Expression(.unary(.not, operand, operatorSpan: span(token)), span(token).to(operand.span))
     case .plus:
       errorAtCurrent("syntax", "unexpected '+'", notes: [DiagnosticNote(.help, "write the value without a '+'")])
       advance()
@@ -104,14 +92,22 @@ extension Parser {
     }
   }
 
+  mutating func parseNot() -> Expression {
+    let token = advance()
+    guard enter() else { return Expression(.missing, span(token)) }
+    defer { depth -= 1 }
+    let operand = at(.kwNot) ? parseNot() : parseBinary(minimumPrecedence: BinaryOperator.equal.precedence)
+    return Expression(.unary(.not, operand, operatorSpan: span(token)), span(token).to(operand.span))
+  }
+
   mutating func parsePostfix() -> Expression {
     var expression = parsePrimary()
     while true {
-      if at(.dot) && continues(current) {
+      if at(.dot) {
         advance()
         guard let member = expectIdentifier("a parameter name after '.'") else { break }
         expression = Expression(.member(expression, member), expression.span.to(member.span))
-      } else if at(.leftParen) && (!current.startsLine || parenthesisDepth > 0) {
+      } else if at(.leftParen) {
         guard case .name(let name) = expression.kind else {
           errorAtCurrent(
             "syntax", "only formulas and built-in functions can be called",
@@ -133,7 +129,6 @@ extension Parser {
   /// `( arguments )`; returns them and the span of the closing parenthesis.
   mutating func parseArguments() -> ([Argument], Span) {
     let open = advance()
-    parenthesisDepth += 1
     var arguments: [Argument] = []
     while !at(.rightParen) && !at(.endOfFile) && !abandoning {
       let before = position
@@ -156,7 +151,6 @@ extension Parser {
       }
       if position == before { advance() }
     }
-    parenthesisDepth -= 1
     if let close = expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(open))]) {
       return (arguments, span(close))
     }
@@ -192,9 +186,7 @@ extension Parser {
       return Expression(.federal, span(token))
     case .leftParen:
       advance()
-      parenthesisDepth += 1
       let inner = parseExpression()
-      parenthesisDepth -= 1
       let close = expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(token))])
       let end = close.map { span($0) } ?? inner.span
       return Expression(.parenthesized(inner), span(token).to(end))
@@ -209,6 +201,9 @@ extension Parser {
       var notes: [DiagnosticNote] = []
       if token.kind == .kwFormula || token.kind == .kwLet {
         notes.append(DiagnosticNote(.note, "'\(text(token))' starts a declaration, which cannot appear here"))
+      }
+      if token.kind == .kwNot {
+        notes.append(DiagnosticNote(.help, "'not' binds loosely: put it in parentheses here, like (not x)"))
       }
       errorAtCurrent("syntax", "expected an expression, found \(describe(token))", notes: notes)
       return Expression(.missing, span(token))
@@ -241,18 +236,20 @@ extension Parser {
   mutating func parseBracketTable() -> Expression {
     let keyword = advance()
     var rows: [BracketRow] = []
-    let savedColumn = statementColumn
-    defer { statementColumn = savedColumn }
     let end = parseBlock("the bracket rows (threshold -> rate)") { parser in
-      parser.statementColumn = parser.current.column
       let errorsBefore = parser.diagnostics.count
       let threshold = parser.parseExpression()
       if parser.expect(.arrow, "'->' and the rate of the bracket") != nil {
         let rate = parser.parseExpression()
         rows.append(BracketRow(threshold: threshold, rate: rate))
       }
-      if parser.at(.comma) { parser.advance() }
-      if !parser.atStatementBoundary && parser.diagnostics.count > errorsBefore { parser.skipRestOfLine() }
+      // Rows are separated by line breaks or commas.
+      if parser.at(.comma) {
+        parser.advance()
+        parser.skipNewlines()
+      } else {
+        parser.finishStatement("a bracket row (separate rows with a new line or ',')", errorsBefore: errorsBefore)
+      }
     }
     return Expression(.brackets(rows), span(keyword).to(end))
   }

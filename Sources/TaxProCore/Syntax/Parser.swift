@@ -9,11 +9,11 @@ public enum ParseMode: Sendable {
 /// **Invariant:** parsing never fails. It returns a tree and its diagnostics, recovering at line and declaration
 /// boundaries so that one file can show many errors and editors can still work in broken code.
 ///
-/// Newlines end statements. An expression goes on across a line break inside parentheses, after a binary operator, or
-/// when the next line starts with a binary operator (`-` only when indented further than the statement's first line).
+/// Line breaks that end statements arrive as `newline` tokens (the lexer decides which, see
+/// `Lexer.markStatementEnds`); all other line breaks are invisible here.
 public struct Parser {
   /// Deeper nesting than this is a diagnostic, never a stack overflow.
-  public static let maximumDepth = 1000
+  public static let maximumDepth = 256
   /// More diagnostics than this from one source are summarized.
   static let maximumDiagnostics = 500
 
@@ -26,10 +26,6 @@ public struct Parser {
   var position = 0
   var diagnostics: [Diagnostic] = []
   var depth = 0
-  /// Inside parentheses newlines do not matter.
-  var parenthesisDepth = 0
-  /// Column of the first token of the statement being parsed (the layout rule for `-` at the start of a line).
-  var statementColumn: Int32 = 0
   var reachedEndUnexpectedly = false
   /// After "nested too deeply", errors are silenced until the next top-level declaration.
   var abandoning = false
@@ -164,9 +160,13 @@ public struct Parser {
     return nil
   }
 
-  /// True when the current token is on a new line, closes a block, or ends the input: a statement may end here.
+  /// True at the end of a line, a block or the input: a statement may end here.
   var atStatementBoundary: Bool {
-    current.startsLine || at(.rightBrace) || at(.endOfFile)
+    at(.newline) || at(.rightBrace) || at(.endOfFile)
+  }
+
+  mutating func skipNewlines() {
+    while at(.newline) { advance() }
   }
 
   /// After a statement: anything left on its line is an error, and is skipped.
@@ -203,8 +203,9 @@ public struct Parser {
 
   // MARK: Documentation
 
-  /// The `##` block directly above the line of `token`.
+  /// The `##` block directly above the line of `token`, when the token starts its line.
   func documentation(before token: Token) -> Documentation {
+    guard token.startsLine else { return Documentation() }
     var line = source.lineIndex(of: Int(token.start)) - 1
     var indices: [Int] = []
     while line >= 0, let index = documentationLines[line] {
@@ -221,7 +222,9 @@ public struct Parser {
   mutating func parseDeclarations() -> [Declaration] {
     var declarations: [Declaration] = []
     var previousWasFormula = false
-    while !at(.endOfFile) {
+    while true {
+      skipNewlines()
+      if at(.endOfFile) { break }
       abandoning = false
       let start = position
       let errorsBefore = diagnostics.count
@@ -256,7 +259,6 @@ public struct Parser {
   }
 
   mutating func parseDeclaration() -> Declaration? {
-    statementColumn = current.column
     switch declarationKind {
     case .kwFormula: return parseFormula().map { .formula($0) }
     case .kwLet:

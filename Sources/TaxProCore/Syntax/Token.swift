@@ -7,6 +7,8 @@ public enum TokenKind: UInt8, Sendable {
   // Punctuation and operators.
   case plus, minus, star, slash, leftParen, rightParen, leftBrace, rightBrace, comma, colon, dot, dotDot
   case equal, equalEqual, bangEqual, less, lessEqual, greater, greaterEqual, arrow
+  /// A line break that ends a statement (see `Lexer.markStatementEnds`); other line breaks produce no token.
+  case newline
   /// A character or literal the lexer could not make sense of (already reported).
   case invalid
   case endOfFile
@@ -29,11 +31,22 @@ public enum TokenKind: UInt8, Sendable {
 
   public var isKeyword: Bool { rawValue >= TokenKind.kwFormula.rawValue && rawValue <= TokenKind.kwFalse.rawValue }
 
-  /// A binary operator that can only continue an expression, never start one (`-` can start one).
-  var isBinaryOperator: Bool {
+  /// A token that can end a statement: a line break after it may end the statement.
+  var canEndStatement: Bool {
     switch self {
-    case .plus, .minus, .star, .slash, .equalEqual, .bangEqual, .less, .lessEqual, .greater, .greaterEqual, .kwAnd,
-      .kwOr:
+    case .identifier, .number, .money, .rate, .string, .rightParen, .rightBrace, .kwTrue, .kwFalse, .kwFederal,
+      .invalid:
+      true
+    default: false
+    }
+  }
+
+  /// A token that can begin a statement: a line break before it may end the statement before. Binary operators other
+  /// than `-`, `then` and `else` cannot, so a line starting with one continues the line above.
+  var canStartStatement: Bool {
+    switch self {
+    case .identifier, .number, .money, .rate, .string, .leftParen, .minus, .dot, .kwNot, .kwIf, .kwLet, .kwFormula,
+      .kwBrackets, .kwFederal, .kwTrue, .kwFalse, .invalid:
       true
     default: false
     }
@@ -48,6 +61,7 @@ public enum TokenKind: UInt8, Sendable {
     case .rate: "a rate"
     case .string: "a text"
     case .invalid: "an invalid token"
+    case .newline: "the end of the line"
     case .endOfFile: "the end of the input"
     default: "'\(spelling)'"
     }
@@ -107,6 +121,8 @@ public struct Token: Sendable {
   public var column: Int32
   /// True for the first token on its line.
   public var startsLine: Bool
+  /// Indentation (byte columns) of the token's line.
+  public var lineIndent: Int32
 
   public var range: Range<Int> { Int(start)..<Int(end) }
 }

@@ -1,0 +1,347 @@
+import Foundation
+
+/// Receives the messages of a `Connection`.
+///
+/// Both methods are called on the connection's worker — the thread that called `Connection.run(handler:)` —
+/// one message at a time, in the order the client sent them. A handler therefore needs no locking for its own
+/// state (documents, caches), and a `didChange` is always applied before the `completion` that followed it.
+public protocol MessageHandler: AnyObject {
+  /// Computes the result of a request. Throw a `ResponseError` to answer with that error; a thrown
+  /// `JSONDecodingError` becomes `InvalidParams`, anything else `InternalError`. Return `.null` for a `null`
+  /// result. Long computations should poll `context.isCancelled` and give up early. Unknown methods, including
+  /// `$/`-prefixed ones, should throw `ResponseError.methodNotFound`.
+  func handle(request: RequestMessage, context: RequestContext) throws -> JSON
+
+  /// Handles a notification. Errors are only logged: notifications have no reply. Unknown notifications should
+  /// be ignored (the specification says so for `$/` ones such as `$/setTrace`). `$/cancelRequest` never arrives
+  /// here; the connection consumes it (see `RequestContext.isCancelled`).
+  func handle(notification: NotificationMessage, connection: Connection) throws
+}
+
+/// What a request handler may need besides the request: cancellation and a way to talk back to the client.
+public struct RequestContext: Sendable {
+  public let id: RequestID
+  public let method: String
+  public let connection: Connection
+
+  /// True once the client sent `$/cancelRequest` for this request. Safe to poll from any thread.
+  public var isCancelled: Bool { connection.isCancelled(id) }
+
+  /// Throws `RequestCancelled` if the client gave up on this request, as a one-line checkpoint for handlers.
+  public func checkCancellation() throws(ResponseError) {
+    if isCancelled { throw ResponseError.requestCancelled }
+  }
+}
+
+/// A JSON-RPC endpoint over a byte stream: reads requests and notifications, hands them to a `MessageHandler`,
+/// writes the responses, and lets the server send its own notifications and requests.
+///
+/// ## Threading model
+/// - A **reader thread** (started by `run`) does nothing but read frames, parse them, and sort them. It answers
+///   malformed messages itself (`ParseError`, `InvalidRequest`), applies `$/cancelRequest` immediately by marking
+///   the id cancelled, and appends everything else to a FIFO queue. Because cancellations bypass the queue, a
+///   request that is cancelled while still waiting is never run.
+/// - A **single worker** — the thread that called `run` — takes messages off the queue in order and calls the
+///   handler. A queued request whose id was cancelled is answered with `RequestCancelled` without calling the
+///   handler; a request cancelled while its handler ran is answered the same way, whatever the handler returned.
+/// - **Writes** go through a locked `MessageWriter`, so any thread may call `send(notification:params:)` or
+///   `sendRequest` while the worker is answering requests.
+/// - Responses to the server's own requests are delivered as callbacks **on the worker**, in order with the
+///   other messages, so they need no extra synchronization either. A handler must therefore never block waiting
+///   for such a response.
+///
+/// Until `stop()` is called, every request gets exactly one answer, and nothing a client sends can crash the
+/// connection.
+public final class Connection: @unchecked Sendable {
+  /// Work for the worker; `$/cancelRequest` never becomes one.
+  private enum WorkItem {
+    case request(RequestMessage)
+    case notification(NotificationMessage)
+    case response(Result<JSON, ResponseError>, @Sendable (Result<JSON, ResponseError>) -> Void)
+  }
+
+  private let writer: MessageWriter
+  private let log: @Sendable (String) -> Void
+  /// Guards every `var` below.
+  private let condition = NSCondition()
+  private var input: (any ByteSource & Sendable)?
+  private var queue: [WorkItem] = []
+  private var queueHead = 0
+  private var inputEnded = false
+  private var stopped = false
+  private var pendingRequests: Set<RequestID> = []
+  private var cancelledRequests: Set<RequestID> = []
+  private var responseHandlers: [RequestID: @Sendable (Result<JSON, ResponseError>) -> Void] = [:]
+  private var nextOutgoingID = 1
+
+  /// - Parameters:
+  ///   - log: where protocol problems are reported (framing errors, malformed messages, failed writes). It must
+  ///     not write to `output`, which carries the protocol.
+  public init(
+    input: some ByteSource & Sendable,
+    output: some ByteSink,
+    log: @escaping @Sendable (String) -> Void = Connection.logToStandardError
+  ) {
+    self.input = input
+    self.writer = MessageWriter(sink: output)
+    self.log = log
+  }
+
+  /// The usual language-server transport: standard input and output, with the log on standard error. Also
+  /// ignores `SIGPIPE`, so a client that disappears ends the loop instead of killing the process.
+  public static func standardIO(log: @escaping @Sendable (String) -> Void = logToStandardError) -> Connection {
+    ignoreBrokenPipeSignal()
+    return Connection(input: FileDescriptorByteSource.standardInput, output: FileDescriptorByteSink.standardOutput, log: log)
+  }
+
+  /// Makes writes to a closed pipe fail with `EPIPE` instead of terminating the process.
+  public static func ignoreBrokenPipeSignal() {
+    _ = signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// The default log: one line per problem on standard error, which editors show in their server log. Written
+  /// with `write(2)` and errors ignored, because `FileHandle.write(_:)` traps when standard error is closed.
+  @Sendable public static func logToStandardError(_ message: String) {
+    let line = Array("\(message)\n".utf8)
+    line.withUnsafeBytes { bytes in try? FileDescriptorByteSink(fileDescriptor: 2).write(bytes) }
+  }
+
+  // MARK: Running
+
+  /// Starts the reader thread and processes messages on the calling thread until the input ends (after the
+  /// queue drains), `stop()` is called, or the output fails. Call it once.
+  ///
+  /// After `stop()` the reader thread may stay blocked in `read` until the next byte or end of input; a server
+  /// exits the process right after `exit`, so that never matters in practice.
+  public func run(handler: some MessageHandler) {
+    condition.lock()
+    let source = input
+    input = nil
+    condition.unlock()
+    guard let source else {
+      log("Connection.run called more than once")
+      return
+    }
+    let thread = Thread { [self] in readLoop(source) }
+    thread.name = "LanguageServerProtocol reader"
+    thread.start()
+    while let item = nextWorkItem() {
+      switch item {
+      case .request(let request):
+        process(request, handler: handler)
+      case .notification(let notification):
+        do {
+          try handler.handle(notification: notification, connection: self)
+        } catch {
+          log("Error handling notification \(notification.method): \(error)")
+        }
+      case .response(let result, let callback):
+        callback(result)
+      }
+    }
+  }
+
+  /// Makes `run` return after the message being processed, e.g. on the `exit` notification. Thread-safe.
+  public func stop() {
+    condition.lock()
+    stopped = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  private func nextWorkItem() -> WorkItem? {
+    condition.lock()
+    defer { condition.unlock() }
+    while !stopped, queueHead == queue.count, !inputEnded { condition.wait() }
+    guard !stopped, queueHead < queue.count else { return nil }
+    let item = queue[queueHead]
+    queueHead += 1
+    if queueHead == queue.count {
+      queue.removeAll(keepingCapacity: true)
+      queueHead = 0
+    } else if queueHead > 1024, queueHead * 2 > queue.count {
+      queue.removeSubrange(0..<queueHead)
+      queueHead = 0
+    }
+    return item
+  }
+
+  private func enqueue(_ item: WorkItem) {
+    condition.lock()
+    if case .request(let request) = item { pendingRequests.insert(request.id) }
+    queue.append(item)
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func process(_ request: RequestMessage, handler: some MessageHandler) {
+    let result: Result<JSON, ResponseError>
+    if isCancelled(request.id) {
+      result = .failure(.requestCancelled)
+    } else {
+      let context = RequestContext(id: request.id, method: request.method, connection: self)
+      let outcome: Result<JSON, ResponseError>
+      do {
+        outcome = .success(try handler.handle(request: request, context: context))
+      } catch let error as ResponseError {
+        outcome = .failure(error)
+      } catch let error as JSONDecodingError {
+        outcome = .failure(.invalidParams(error.description))
+      } catch {
+        outcome = .failure(.internalError(String(describing: error)))
+      }
+      result = isCancelled(request.id) ? .failure(.requestCancelled) : outcome
+    }
+    condition.lock()
+    pendingRequests.remove(request.id)
+    cancelledRequests.remove(request.id)
+    condition.unlock()
+    send(ResponseMessage(id: request.id, result: result).toJSON())
+  }
+
+  // MARK: Reading
+
+  private func readLoop<Source: ByteSource>(_ source: Source) {
+    var reader = MessageReader(source: source)
+    reading: while !isStopped {
+      let event: MessageReader<Source>.Event
+      do {
+        event = try reader.next()
+      } catch {
+        log("Reading input failed: \(error)")
+        break
+      }
+      switch event {
+      case .endOfInput:
+        break reading
+      case .framingError(let error):
+        log("Skipped malformed input: \(error)")
+      case .message(let body):
+        accept(IncomingMessage.parse(body))
+      }
+    }
+    condition.lock()
+    inputEnded = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// Routes one incoming message on the reader thread.
+  private func accept(_ message: IncomingMessage) {
+    switch message {
+    case .invalid(let invalid):
+      log("Rejected message: \(invalid.error.message)")
+      if let reply = invalid.reply { send(reply.toJSON()) }
+    case .request(let request):
+      enqueue(.request(request))
+    case .notification(let notification):
+      if notification.method == "$/cancelRequest" {
+        cancel(notification)
+      } else {
+        enqueue(.notification(notification))
+      }
+    case .response(let response):
+      guard let id = response.id else {
+        log("Client reported an error: \(response.result)")
+        return
+      }
+      condition.lock()
+      let callback = responseHandlers.removeValue(forKey: id)
+      condition.unlock()
+      if let callback {
+        enqueue(.response(response.result, callback))
+      } else {
+        log("Ignored response to unknown request \(id)")
+      }
+    }
+  }
+
+  private func cancel(_ notification: NotificationMessage) {
+    guard let idJSON = notification.params?["id"], let id = try? RequestID(json: idJSON) else {
+      log("Ignored malformed $/cancelRequest")
+      return
+    }
+    condition.lock()
+    // Only ids still queued or running are remembered, so stale cancellations cannot accumulate.
+    if pendingRequests.contains(id) { cancelledRequests.insert(id) }
+    condition.unlock()
+  }
+
+  private var isStopped: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return stopped
+  }
+
+  // MARK: Public state and sending
+
+  /// Whether the client cancelled request `id` while it was queued or running.
+  public func isCancelled(_ id: RequestID) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return cancelledRequests.contains(id)
+  }
+
+  /// Whether a notification matching `predicate` is waiting in the queue. A handler can use it to answer
+  /// `ContentModified` instead of computing a result for a document version that a queued `didChange` is about
+  /// to replace. The predicate runs under the queue's lock, so it must be quick and must not call back into the
+  /// connection.
+  public func hasQueuedNotification(where predicate: (NotificationMessage) -> Bool) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return queue[queueHead...].contains { item in
+      if case .notification(let notification) = item { return predicate(notification) }
+      return false
+    }
+  }
+
+  /// Sends a notification (e.g. `textDocument/publishDiagnostics`). Thread-safe.
+  public func send(notification method: String, params: some JSONEncodable) {
+    send(NotificationMessage(method: method, params: params.toJSON()).toJSON())
+  }
+
+  /// Sends a notification without params.
+  public func send(notification method: String) {
+    send(NotificationMessage(method: method).toJSON())
+  }
+
+  /// Sends a request to the client (e.g. `workspace/configuration`) and calls `onResponse` on the worker when
+  /// the answer arrives. If the input ends first, `onResponse` is never called. Thread-safe.
+  @discardableResult
+  public func sendRequest(
+    method: String, params: some JSONEncodable,
+    onResponse: @escaping @Sendable (Result<JSON, ResponseError>) -> Void
+  ) -> RequestID {
+    sendRequest(method: method, encodedParams: params.toJSON(), onResponse: onResponse)
+  }
+
+  /// Sends a request without params (e.g. `workspace/semanticTokens/refresh`).
+  @discardableResult
+  public func sendRequest(
+    method: String, onResponse: @escaping @Sendable (Result<JSON, ResponseError>) -> Void
+  ) -> RequestID {
+    sendRequest(method: method, encodedParams: nil, onResponse: onResponse)
+  }
+
+  private func sendRequest(
+    method: String, encodedParams: JSON?, onResponse: @escaping @Sendable (Result<JSON, ResponseError>) -> Void
+  ) -> RequestID {
+    condition.lock()
+    let id = RequestID.integer(nextOutgoingID)
+    nextOutgoingID += 1
+    responseHandlers[id] = onResponse
+    condition.unlock()
+    send(RequestMessage(id: id, method: method, params: encodedParams).toJSON())
+    return id
+  }
+
+  /// Writes a message; a failed write means the client is gone, so the connection stops.
+  private func send(_ json: JSON) {
+    do {
+      try writer.write(json)
+    } catch {
+      log("Writing output failed: \(error)")
+      stop()
+    }
+  }
+}

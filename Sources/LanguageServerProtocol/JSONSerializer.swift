@@ -1,0 +1,88 @@
+extension JSON {
+  /// The compact UTF-8 serialization that goes into a message body.
+  ///
+  /// Non-ASCII text is written as raw UTF-8 (not `\u` escapes) because that is shorter and every LSP peer reads
+  /// UTF-8; only what JSON requires is escaped. Non-finite doubles, which JSON cannot express, are written as
+  /// `null`, as JavaScript's `JSON.stringify` does.
+  public func serialized() -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(128)
+    serialize(into: &output)
+    return output
+  }
+
+  /// The serialization as a `String`, for logs and tests.
+  public func serializedString() -> String {
+    String(decoding: serialized(), as: UTF8.self)
+  }
+
+  /// Appends to an existing buffer, so a framed message can be built without copying the body.
+  public func serialize(into output: inout [UInt8]) {
+    switch self {
+    case .null:
+      output.append(contentsOf: "null".utf8)
+    case .bool(let value):
+      output.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    case .integer(let value):
+      output.append(contentsOf: String(value).utf8)
+    case .double(let value):
+      if value.isFinite {
+        output.append(contentsOf: value.description.utf8)
+      } else {
+        output.append(contentsOf: "null".utf8)
+      }
+    case .string(let value):
+      JSON.serializeString(value, into: &output)
+    case .array(let elements):
+      output.append(UInt8(ascii: "["))
+      for (offset, element) in elements.enumerated() {
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        element.serialize(into: &output)
+      }
+      output.append(UInt8(ascii: "]"))
+    case .object(let object):
+      output.append(UInt8(ascii: "{"))
+      var first = true
+      object.forEachMember { key, value in
+        if !first { output.append(UInt8(ascii: ",")) }
+        first = false
+        JSON.serializeString(key, into: &output)
+        output.append(UInt8(ascii: ":"))
+        value.serialize(into: &output)
+      }
+      output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  static func serializeString(_ string: String, into output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    var string = string
+    string.withUTF8 { bytes in
+      var runStart = 0
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+        runStart = index + 1
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        default:
+          output.append(contentsOf: "u00".utf8)
+          output.append(hexDigits[Int(byte >> 4)])
+          output.append(hexDigits[Int(byte & 0x0F)])
+        }
+      }
+      if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import Testing
+
+@testable import LanguageServerProtocol
+
+/// A handler built from closures, recording the order in which it saw messages.
+final class ScriptedHandler: MessageHandler {
+  var seen: [String] = []
+  var onRequest: (RequestMessage, RequestContext) throws -> JSON
+  var onNotification: (NotificationMessage, Connection) throws -> Void
+
+  init(
+    onRequest: @escaping (RequestMessage, RequestContext) throws -> JSON = { request, _ in
+      throw ResponseError.methodNotFound(request.method)
+    },
+    onNotification: @escaping (NotificationMessage, Connection) throws -> Void = { _, _ in }
+  ) {
+    self.onRequest = onRequest
+    self.onNotification = onNotification
+  }
+
+  func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
+    seen.append("\(request.method)#\(request.id)")
+    return try onRequest(request, context)
+  }
+
+  func handle(notification: NotificationMessage, connection: Connection) throws {
+    seen.append(notification.method)
+    try onNotification(notification, connection)
+  }
+}
+
+/// Collects values from any thread.
+final class LockedBox<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func modify(_ body: (inout Value) -> Void) {
+    lock.lock()
+    body(&value)
+    lock.unlock()
+  }
+
+  var current: Value {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+}
+
+struct BrokenPipe: ByteSink {
+  func write(_ bytes: UnsafeRawBufferPointer) throws { throw SystemCallError("write", errorNumber: EPIPE) }
+}
+
+/// Polls instead of sleeping a fixed time, so tests are fast when things go right and bounded when they don't.
+func waitUntil(_ condition: () -> Bool) -> Bool {
+  for _ in 0..<5000 {
+    if condition() { return true }
+    usleep(1000)
+  }
+  return false
+}
+
+func request(_ id: Int, _ method: String, _ params: JSON = [:]) -> [UInt8] {
+  MessageWriter.frame(RequestMessage(id: .integer(id), method: method, params: params).toJSON().serialized())
+}
+
+func notification(_ method: String, _ params: JSON = [:]) -> [UInt8] {
+  MessageWriter.frame(NotificationMessage(method: method, params: params).toJSON().serialized())
+}
+
+func cancel(_ id: Int) -> [UInt8] { notification("$/cancelRequest", ["id": .integer(id)]) }
+
+struct ConnectionRun {
+  var output: [JSON]
+  var log: [String]
+
+  /// The response to request `id`.
+  func response(_ id: Int) -> JSON? { output.first { $0["id"] == .integer(id) && $0["method"] == nil } }
+}
+
+func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Void = { _ in }) throws -> ConnectionRun {
+  let sink = MemoryByteSink()
+  let log = LockedBox<[String]>([])
+  let connection = Connection(input: MemoryByteSource(input), output: sink) { line in log.modify { $0.append(line) } }
+  before(connection)
+  connection.run(handler: handler)
+  var output: [JSON] = []
+  for event in try readAll(MemoryByteSource(sink.bytes)) {
+    if case .message(let body) = event { output.append(try JSON.parse(body)) }
+  }
+  return ConnectionRun(output: output, log: log.current)
+}
+
+@Suite struct ConnectionTests {
+  @Test func dispatchesInOrderAndAnswersEveryRequest() throws {
+    let handler = ScriptedHandler(onRequest: { request, _ in
+      switch request.method {
+      case "textDocument/hover":
+        let params = try request.decodeParams(LSP.TextDocumentPositionParams.self)
+        return LSP.Hover(contents: .markdown("line \(params.position.line)")).toJSON()
+      case "fails":
+        struct Boom: Error {}
+        throw Boom()
+      default:
+        throw ResponseError.methodNotFound(request.method)
+      }
+    })
+    let hoverParams: JSON = ["textDocument": ["uri": "file:///a.tax"], "position": ["line": 4, "character": 0]]
+    let input =
+      notification("textDocument/didOpen") + request(1, "textDocument/hover", hoverParams)
+      + request(2, "no/suchMethod") + request(3, "textDocument/hover", ["textDocument": 1]) + request(4, "fails")
+      + MessageWriter.frame(bytes("{not json")) + MessageWriter.frame(bytes(#"{"jsonrpc":"2.0","method":5}"#))
+    let result = try run(input, handler: handler)
+
+    #expect(handler.seen == ["textDocument/didOpen", "textDocument/hover#1", "no/suchMethod#2", "textDocument/hover#3", "fails#4"])
+    #expect(result.response(1)?["result"] == ["contents": ["kind": "markdown", "value": "line 4"]])
+    #expect(result.response(2)?["error"]?["code"] == -32601)
+    #expect(result.response(3)?["error"]?["code"] == -32602)
+    #expect(result.response(4)?["error"]?["code"] == -32603)
+    let anonymous = result.output.filter { $0["id"] == .null }.compactMap { $0["error"]?["code"]?.intValue }
+    #expect(anonymous.sorted() == [-32700, -32600])
+    #expect(result.output.count == 6)
+  }
+
+  @Test func aRequestCancelledWhileQueuedIsAnsweredWithoutRunning() throws {
+    let handler = ScriptedHandler(onRequest: { request, context in
+      if request.id == 1 {
+        // Hold the worker until the reader has seen the cancellation of request 2.
+        #expect(waitUntil { context.connection.isCancelled(2) })
+      }
+      return "ran"
+    })
+    let result = try run(request(1, "slow") + request(2, "queued") + cancel(2) + request(3, "after"), handler: handler)
+    #expect(handler.seen == ["slow#1", "after#3"])
+    #expect(result.response(1)?["result"] == "ran")
+    #expect(result.response(2)?["error"]?["code"] == -32800)
+    #expect(result.response(3)?["result"] == "ran")
+  }
+
+  @Test func aRequestCancelledWhileRunningIsAnsweredAsCancelled() throws {
+    let handler = ScriptedHandler(onRequest: { _, context in
+      #expect(waitUntil { context.isCancelled })
+      #expect(throws: ResponseError.requestCancelled) { try context.checkCancellation() }
+      return "too late"
+    })
+    let result = try run(request(1, "long") + cancel(1), handler: handler)
+    #expect(result.response(1)?["error"]?["code"] == -32800)
+  }
+
+  @Test func cancellationsOfUnknownOrFinishedRequestsLeaveNoTrace() throws {
+    let handler = ScriptedHandler(onRequest: { _, _ in "ok" })
+    var connection: Connection?
+    // The first cancel arrives before request 5 exists and must be ignored; the cancel of 6 arrives either while
+    // 6 is pending (then 6 is cancelled) or after it finished (then it is ignored): in both cases nothing stays.
+    let result = try run(cancel(5) + request(5, "later") + request(6, "other") + cancel(6), handler: handler) {
+      connection = $0
+    }
+    #expect(handler.seen.first == "later#5")
+    #expect(result.response(5)?["result"] == "ok")
+    #expect(result.response(6) != nil)
+    #expect(connection?.isCancelled(5) == false)
+    #expect(connection?.isCancelled(6) == false)
+  }
+
+  @Test func aHandlerCanSeeQueuedChanges() throws {
+    let handler = ScriptedHandler(onRequest: { _, context in
+      let changed = waitUntil {
+        context.connection.hasQueuedNotification { $0.method == "textDocument/didChange" }
+      }
+      if changed { throw ResponseError.contentModified }
+      return .null
+    })
+    let result = try run(request(1, "textDocument/semanticTokens/full") + notification("textDocument/didChange"), handler: handler)
+    #expect(result.response(1)?["error"]?["code"] == -32801)
+    #expect(handler.seen == ["textDocument/semanticTokens/full#1", "textDocument/didChange"])
+  }
+
+  @Test func stopEndsTheLoopBeforeLaterMessages() throws {
+    let handler = ScriptedHandler(
+      onRequest: { _, _ in .null },
+      onNotification: { notification, connection in
+        if notification.method == "exit" { connection.stop() }
+      })
+    let result = try run(request(1, "shutdown") + notification("exit") + request(2, "textDocument/hover"), handler: handler)
+    #expect(handler.seen == ["shutdown#1", "exit"])
+    #expect(result.response(1) == ["jsonrpc": "2.0", "id": 1, "result": nil])
+    #expect(result.response(2) == nil)
+  }
+
+  @Test func responsesToServerRequestsReachTheirCallbacks() throws {
+    let received = LockedBox<[Result<JSON, ResponseError>]>([])
+    let handler = ScriptedHandler()
+    let clientReplies =
+      MessageWriter.frame(bytes(#"{"jsonrpc":"2.0","id":1,"result":[{"taxpro.year":2024}]}"#))
+      + MessageWriter.frame(bytes(#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}}"#))
+      + MessageWriter.frame(bytes(#"{"jsonrpc":"2.0","id":77,"result":null}"#))
+    let result = try run(clientReplies, handler: handler) { connection in
+      let params = LSP.ConfigurationParams(items: [LSP.ConfigurationItem(section: "taxpro")])
+      connection.sendRequest(method: LSP.Method.configuration, params: params) { reply in
+        received.modify { $0.append(reply) }
+      }
+      connection.sendRequest(method: LSP.Method.semanticTokensRefresh) { reply in received.modify { $0.append(reply) } }
+    }
+    #expect(
+      result.output.first
+        == [
+          "jsonrpc": "2.0", "id": 1, "method": "workspace/configuration",
+          "params": ["items": [["section": "taxpro"]]],
+        ])
+    #expect(result.output.dropFirst().first == ["jsonrpc": "2.0", "id": 2, "method": "workspace/semanticTokens/refresh"])
+    #expect(
+      received.current == [
+        .success([["taxpro.year": 2024]]), .failure(ResponseError(code: .methodNotFound, message: "nope")),
+      ])
+    #expect(result.log.contains { $0.contains("unknown request 77") })
+  }
+
+  @Test func aBrokenOutputStopsTheConnection() {
+    let log = LockedBox<[String]>([])
+    let connection = Connection(input: MemoryByteSource(request(1, "a") + request(2, "b")), output: BrokenPipe()) {
+      line in log.modify { $0.append(line) }
+    }
+    let handler = ScriptedHandler(onRequest: { _, _ in .null })
+    connection.run(handler: handler)
+    #expect(handler.seen == ["a#1"])
+    #expect(log.current.contains { $0.contains("Writing output failed") })
+  }
+
+  @Test func framingProblemsAreLoggedAndSkipped() throws {
+    let handler = ScriptedHandler(onRequest: { _, _ in 1 })
+    let input = bytes("garbage\r\n") + request(1, "x") + bytes("Content-Length: 100\r\n\r\n{}")
+    let result = try run(input, handler: handler)
+    #expect(result.response(1)?["result"] == 1)
+    #expect(result.log.contains { $0.contains("invalid header") })
+    #expect(result.log.contains { $0.contains("input ended after 2 of 100") })
+  }
+
+  @Test func hostileBodiesGetParseErrorsOnTheReaderThread() throws {
+    let deep = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
+    let badUTF8: [UInt8] = Array(#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":""#.utf8) + [0xC0, 0xAF] + Array(#""}}"#.utf8)
+    let handler = ScriptedHandler(onRequest: { _, _ in "fine" })
+    let result = try run(
+      MessageWriter.frame(deep) + MessageWriter.frame(badUTF8) + request(2, "after"), handler: handler)
+    #expect(result.output.filter { $0["error"]?["code"] == -32700 && $0["id"] == .null }.count == 2)
+    #expect(result.response(2)?["result"] == "fine")
+  }
+
+  @Test func randomMessagesNeverCrashTheConnection() throws {
+    var generator = SplitMix64(seed: 2024)
+    let fragments: [JSON] = [
+      "2.0", 1, "x", .null, [:], [1], ["id": 1], -1, 1.5, "$/cancelRequest", "textDocument/hover",
+    ]
+    let keys = ["jsonrpc", "id", "method", "params", "result", "error"]
+    var input: [UInt8] = []
+    for _ in 0..<300 {
+      var object = JSONObject()
+      for key in keys where generator.next() % 2 == 0 {
+        object[key] = fragments[Int(generator.next() % UInt64(fragments.count))]
+      }
+      input += MessageWriter.frame(JSON.object(object).serialized())
+    }
+    let handler = ScriptedHandler(onRequest: { request, _ in
+      _ = try request.decodeParams(LSP.TextDocumentPositionParams.self)
+      return .null
+    })
+    let result = try run(input, handler: handler)
+    // Every answer is well formed: it carries an id (possibly null) and exactly one of result and error.
+    for message in result.output where message["method"] == nil {
+      #expect(message["id"] != nil)
+      #expect((message["result"] == nil) != (message["error"] == nil))
+    }
+  }
+}

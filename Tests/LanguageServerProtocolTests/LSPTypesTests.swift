@@ -1,0 +1,537 @@
+import Testing
+
+@testable import LanguageServerProtocol
+
+/// Checks that `value` encodes to exactly the JSON written out by hand (keys in any order, no extra keys), and
+/// that decoding that JSON gives the value back.
+func expectEncoding<T: JSONConvertible & Equatable>(
+  _ value: T, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  let expectedJSON = try JSON.parse(expected)
+  #expect(value.toJSON() == expectedJSON, sourceLocation: sourceLocation)
+  #expect(try T(json: expectedJSON) == value, sourceLocation: sourceLocation)
+}
+
+let uri: LSP.DocumentURI = "file:///home/me/tax/ontario.tax"
+
+func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharacter: Int) -> LSP.Range {
+  LSP.Range(
+    start: LSP.Position(line: startLine, character: startCharacter),
+    end: LSP.Position(line: endLine, character: endCharacter))
+}
+
+@Suite struct LSPEncodingTests {
+  @Test func basicStructures() throws {
+    try expectEncoding(LSP.Position(line: 3, character: 14), #"{"line":3,"character":14}"#)
+    try expectEncoding(range(1, 2, 3, 4), #"{"start":{"line":1,"character":2},"end":{"line":3,"character":4}}"#)
+    try expectEncoding(
+      LSP.Location(uri: uri, range: range(0, 0, 0, 5)),
+      #"{"uri":"file:///home/me/tax/ontario.tax","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":5}}}"#
+    )
+    try expectEncoding(
+      LSP.LocationLink(targetUri: uri, targetRange: range(1, 0, 4, 1), targetSelectionRange: range(1, 8, 1, 12)),
+      """
+      {"targetUri":"file:///home/me/tax/ontario.tax",
+       "targetRange":{"start":{"line":1,"character":0},"end":{"line":4,"character":1}},
+       "targetSelectionRange":{"start":{"line":1,"character":8},"end":{"line":1,"character":12}}}
+      """)
+    try expectEncoding(
+      LSP.OptionalVersionedTextDocumentIdentifier(uri: uri, version: nil),
+      #"{"uri":"file:///home/me/tax/ontario.tax","version":null}"#)
+    try expectEncoding(
+      LSP.TextDocumentItem(uri: uri, languageId: "taxpro", version: 1, text: "x = 1\n"),
+      #"{"uri":"file:///home/me/tax/ontario.tax","languageId":"taxpro","version":1,"text":"x = 1\n"}"#)
+  }
+
+  @Test func diagnosticWithEverything() throws {
+    let diagnostic = LSP.Diagnostic(
+      range: range(2, 4, 2, 14), severity: .error, code: "E0102",
+      codeDescription: LSP.CodeDescription(href: "https://taxpro.example/E0102"), source: "taxpro",
+      message: "unknown name `income_tx`", tags: [.unnecessary],
+      relatedInformation: [
+        LSP.DiagnosticRelatedInformation(
+          location: LSP.Location(uri: uri, range: range(0, 0, 0, 10)), message: "did you mean `income_tax`?")
+      ],
+      data: ["fix": "income_tax"])
+    try expectEncoding(
+      diagnostic,
+      """
+      {
+        "range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 14}},
+        "severity": 1,
+        "code": "E0102",
+        "codeDescription": {"href": "https://taxpro.example/E0102"},
+        "source": "taxpro",
+        "message": "unknown name `income_tx`",
+        "tags": [1],
+        "relatedInformation": [{
+          "location": {"uri": "file:///home/me/tax/ontario.tax",
+                       "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 10}}},
+          "message": "did you mean `income_tax`?"
+        }],
+        "data": {"fix": "income_tax"}
+      }
+      """)
+  }
+
+  @Test func optionalFieldsAreOmittedNotNull() throws {
+    let minimal = LSP.Diagnostic(range: range(0, 0, 0, 1), message: "m")
+    #expect(
+      minimal.toJSON().serializedString()
+        == #"{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"message":"m"}"#)
+    #expect(LSP.CompletionItem(label: "x").toJSON().serializedString() == #"{"label":"x"}"#)
+    #expect(LSP.Hover(contents: .plaintext("t")).toJSON().serializedString() == #"{"contents":{"kind":"plaintext","value":"t"}}"#)
+  }
+
+  @Test func publishDiagnostics() throws {
+    try expectEncoding(
+      LSP.PublishDiagnosticsParams(uri: uri, version: 3, diagnostics: []),
+      #"{"uri":"file:///home/me/tax/ontario.tax","version":3,"diagnostics":[]}"#)
+  }
+
+  @Test func completionItemAndList() throws {
+    let item = LSP.CompletionItem(
+      label: "basic_personal_amount", labelDetails: LSP.CompletionItemLabelDetails(description: "Money"),
+      kind: .constant, detail: "Money", documentation: .markdown("The **basic personal amount**."),
+      sortText: "0001", insertTextFormat: .snippet,
+      textEdit: .edit(LSP.TextEdit(range: range(5, 3, 5, 6), newText: "basic_personal_amount")),
+      data: 17)
+    try expectEncoding(
+      LSP.CompletionList(isIncomplete: false, items: [item]),
+      """
+      {"isIncomplete": false, "items": [{
+        "label": "basic_personal_amount",
+        "labelDetails": {"description": "Money"},
+        "kind": 21,
+        "detail": "Money",
+        "documentation": {"kind": "markdown", "value": "The **basic personal amount**."},
+        "sortText": "0001",
+        "insertTextFormat": 2,
+        "textEdit": {"range": {"start": {"line": 5, "character": 3}, "end": {"line": 5, "character": 6}},
+                     "newText": "basic_personal_amount"},
+        "data": 17
+      }]}
+      """)
+    let insertReplace = LSP.CompletionItem(
+      label: "ON",
+      textEdit: .insertReplace(LSP.InsertReplaceEdit(newText: "ON", insert: range(1, 0, 1, 1), replace: range(1, 0, 1, 2))))
+    try expectEncoding(
+      insertReplace,
+      """
+      {"label": "ON", "textEdit": {"newText": "ON",
+        "insert": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 1}},
+        "replace": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 2}}}}
+      """)
+  }
+
+  @Test func stringDocumentationDecodesAsPlainText() throws {
+    let item = try LSP.CompletionItem(json: JSON.parse(#"{"label":"a","documentation":"plain"}"#))
+    #expect(item.documentation == .plaintext("plain"))
+  }
+
+  @Test func hoverDecodesLegacyMarkedStrings() throws {
+    #expect(try LSP.Hover(json: JSON.parse(#"{"contents":"**b**"}"#)).contents == .markdown("**b**"))
+    #expect(
+      try LSP.Hover(json: JSON.parse(#"{"contents":{"language":"taxpro","value":"x: Money"}}"#)).contents
+        == .markdown("```taxpro\nx: Money\n```"))
+    #expect(try LSP.Hover(json: JSON.parse(#"{"contents":["a",{"language":"t","value":"v"}]}"#)).contents.value == "a\n\n```t\nv\n```")
+    try expectEncoding(
+      LSP.Hover(contents: .markdown("`Money`"), range: range(0, 1, 0, 2)),
+      #"{"contents":{"kind":"markdown","value":"`Money`"},"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":2}}}"#
+    )
+  }
+
+  @Test func signatureHelp() throws {
+    let help = LSP.SignatureHelp(
+      signatures: [
+        LSP.SignatureInformation(
+          label: "clamp(value: Money, low: Money, high: Money) -> Money",
+          documentation: .markdown("Limits a value."),
+          parameters: [
+            LSP.ParameterInformation(label: .offsets(start: 6, end: 18)),
+            LSP.ParameterInformation(label: .string("low: Money"), documentation: .plaintext("lower bound")),
+          ])
+      ], activeSignature: 0, activeParameter: 1)
+    try expectEncoding(
+      help,
+      """
+      {"signatures": [{
+        "label": "clamp(value: Money, low: Money, high: Money) -> Money",
+        "documentation": {"kind": "markdown", "value": "Limits a value."},
+        "parameters": [{"label": [6, 18]},
+                       {"label": "low: Money", "documentation": {"kind": "plaintext", "value": "lower bound"}}]
+      }], "activeSignature": 0, "activeParameter": 1}
+      """)
+  }
+
+  @Test func symbols() throws {
+    let symbol = LSP.DocumentSymbol(
+      name: "income_tax", detail: "Money", kind: .function, range: range(0, 0, 3, 1), selectionRange: range(0, 8, 0, 18),
+      children: [LSP.DocumentSymbol(name: "rate", kind: .variable, range: range(1, 2, 1, 20), selectionRange: range(1, 2, 1, 6))])
+    try expectEncoding(
+      symbol,
+      """
+      {"name": "income_tax", "detail": "Money", "kind": 12,
+       "range": {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 1}},
+       "selectionRange": {"start": {"line": 0, "character": 8}, "end": {"line": 0, "character": 18}},
+       "children": [{"name": "rate", "kind": 13,
+                     "range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 20}},
+                     "selectionRange": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 6}}}]}
+      """)
+    try expectEncoding(
+      LSP.SymbolInformation(name: "rate", kind: .constant, location: LSP.Location(uri: uri, range: range(1, 0, 1, 4)), containerName: "ON"),
+      """
+      {"name": "rate", "kind": 14, "containerName": "ON",
+       "location": {"uri": "file:///home/me/tax/ontario.tax",
+                    "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 4}}}}
+      """)
+    try expectEncoding(
+      LSP.WorkspaceSymbol(name: "rate", kind: .constant, location: .document(uri)),
+      #"{"name":"rate","kind":14,"location":{"uri":"file:///home/me/tax/ontario.tax"}}"#)
+  }
+
+  @Test func highlightsFoldingAndSelection() throws {
+    try expectEncoding(
+      LSP.DocumentHighlight(range: range(0, 0, 0, 3), kind: .write),
+      #"{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":3}},"kind":3}"#)
+    try expectEncoding(
+      LSP.FoldingRange(startLine: 2, endLine: 9, kind: .comment, collapsedText: "…"),
+      #"{"startLine":2,"endLine":9,"kind":"comment","collapsedText":"…"}"#)
+    let selection = LSP.SelectionRange(nested: [range(0, 4, 0, 6), range(0, 0, 0, 10)])
+    try expectEncoding(
+      try #require(selection),
+      """
+      {"range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 6}},
+       "parent": {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 10}}}}
+      """)
+  }
+
+  @Test func semanticTokensAreDeltaEncodedInOrder() throws {
+    var builder = LSP.SemanticTokensBuilder()
+    // Added out of order on purpose; the example from the specification's "relative positions" section.
+    builder.add(line: 5, character: 2, length: 7, type: 2)
+    builder.add(line: 2, character: 5, length: 3, type: 0, modifiers: 3)
+    builder.add(line: 2, character: 10, length: 4, type: 1)
+    let tokens = builder.build(resultId: "1")
+    #expect(tokens.data == [2, 5, 3, 0, 3, 0, 5, 4, 1, 0, 3, 2, 7, 2, 0])
+    try expectEncoding(tokens, #"{"resultId":"1","data":[2,5,3,0,3,0,5,4,1,0,3,2,7,2,0]}"#)
+    try expectEncoding(
+      LSP.SemanticTokensLegend(tokenTypes: ["function", "variable"], tokenModifiers: ["declaration"]),
+      #"{"tokenTypes":["function","variable"],"tokenModifiers":["declaration"]}"#)
+  }
+
+  @Test func inlayHints() throws {
+    try expectEncoding(
+      LSP.InlayHint(
+        position: LSP.Position(line: 4, character: 30), label: "= $1,234.56", kind: .type,
+        tooltip: .markdown("evaluated for 2024"), paddingLeft: true),
+      """
+      {"position": {"line": 4, "character": 30}, "label": "= $1,234.56", "kind": 1,
+       "tooltip": {"kind": "markdown", "value": "evaluated for 2024"}, "paddingLeft": true}
+      """)
+    try expectEncoding(
+      LSP.InlayHint(
+        position: LSP.Position(line: 0, character: 0),
+        label: .parts([LSP.InlayHintLabelPart(value: "Money", location: LSP.Location(uri: uri, range: range(0, 0, 0, 1)))])),
+      """
+      {"position": {"line": 0, "character": 0},
+       "label": [{"value": "Money", "location": {"uri": "file:///home/me/tax/ontario.tax",
+                  "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}}}]}
+      """)
+  }
+
+  @Test func codeActionsLensesAndEdits() throws {
+    let edit = LSP.WorkspaceEdit(changes: [uri: [LSP.TextEdit(range: range(2, 4, 2, 13), newText: "income_tax")]])
+    try expectEncoding(
+      LSP.CodeAction(title: "Replace with `income_tax`", kind: .quickFix, isPreferred: true, edit: edit),
+      """
+      {"title": "Replace with `income_tax`", "kind": "quickfix", "isPreferred": true,
+       "edit": {"changes": {"file:///home/me/tax/ontario.tax": [
+         {"range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 13}}, "newText": "income_tax"}]}}}
+      """)
+    try expectEncoding(
+      LSP.CodeLens(range: range(7, 0, 7, 4), command: LSP.Command(title: "▶ Run test", command: "taxpro.runTest", arguments: ["t1"])),
+      """
+      {"range": {"start": {"line": 7, "character": 0}, "end": {"line": 7, "character": 4}},
+       "command": {"title": "▶ Run test", "command": "taxpro.runTest", "arguments": ["t1"]}}
+      """)
+    let documentChanges = LSP.WorkspaceEdit(documentChanges: [
+      .edit(LSP.TextDocumentEdit(
+        textDocument: LSP.OptionalVersionedTextDocumentIdentifier(uri: uri, version: 4),
+        edits: [LSP.TextEdit(range: range(0, 0, 0, 0), newText: "# header\n")])),
+      .rename(oldUri: uri, newUri: "file:///home/me/tax/on.tax", options: LSP.FileOperationOptions(overwrite: false)),
+      .delete(uri: "file:///tmp/x.tax", options: LSP.DeleteFileOptions(ignoreIfNotExists: true)),
+    ])
+    try expectEncoding(
+      documentChanges,
+      """
+      {"documentChanges": [
+        {"textDocument": {"uri": "file:///home/me/tax/ontario.tax", "version": 4},
+         "edits": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "newText": "# header\\n"}]},
+        {"kind": "rename", "oldUri": "file:///home/me/tax/ontario.tax", "newUri": "file:///home/me/tax/on.tax",
+         "options": {"overwrite": false}},
+        {"kind": "delete", "uri": "file:///tmp/x.tax", "options": {"ignoreIfNotExists": true}}
+      ]}
+      """)
+    #expect(LSP.CodeActionKind(rawValue: "refactor.extract").isSubkind(of: .refactor))
+    #expect(!LSP.CodeActionKind(rawValue: "refactoring").isSubkind(of: .refactor))
+  }
+
+  @Test func prepareRenameResults() throws {
+    try expectEncoding(LSP.PrepareRenameResult.range(range(1, 2, 1, 5)), #"{"start":{"line":1,"character":2},"end":{"line":1,"character":5}}"#)
+    try expectEncoding(
+      LSP.PrepareRenameResult.rangeWithPlaceholder(range: range(1, 2, 1, 5), placeholder: "tax"),
+      #"{"range":{"start":{"line":1,"character":2},"end":{"line":1,"character":5}},"placeholder":"tax"}"#)
+    try expectEncoding(LSP.PrepareRenameResult.defaultBehavior, #"{"defaultBehavior":true}"#)
+  }
+
+  @Test func pullDiagnosticReports() throws {
+    try expectEncoding(
+      LSP.RelatedDocumentDiagnosticReport(
+        .full(resultId: "7", items: [LSP.Diagnostic(range: range(0, 0, 0, 1), severity: .warning, message: "w")]),
+        relatedDocuments: ["file:///lib.tax": .unchanged(resultId: "3")]),
+      """
+      {"kind": "full", "resultId": "7",
+       "items": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "severity": 2, "message": "w"}],
+       "relatedDocuments": {"file:///lib.tax": {"kind": "unchanged", "resultId": "3"}}}
+      """)
+    try expectEncoding(LSP.RelatedDocumentDiagnosticReport(.unchanged(resultId: "9")), #"{"kind":"unchanged","resultId":"9"}"#)
+  }
+
+  @Test func serverCapabilitiesBuilder() throws {
+    var capabilities = LSP.ServerCapabilities()
+    capabilities.positionEncoding = .utf16
+    capabilities.textDocumentSync = LSP.TextDocumentSyncOptions(openClose: true, change: .incremental, save: LSP.SaveOptions(includeText: false))
+    capabilities.completionProvider = LSP.CompletionOptions(triggerCharacters: ["."], resolveProvider: false)
+    capabilities.hoverProvider = true
+    capabilities.signatureHelpProvider = LSP.SignatureHelpOptions(triggerCharacters: ["(", ","])
+    capabilities.definitionProvider = true
+    capabilities.referencesProvider = true
+    capabilities.documentHighlightProvider = true
+    capabilities.documentSymbolProvider = true
+    capabilities.workspaceSymbolProvider = true
+    capabilities.codeActionProvider = LSP.CodeActionOptions(codeActionKinds: [.quickFix])
+    capabilities.codeLensProvider = LSP.CodeLensOptions(resolveProvider: false)
+    capabilities.documentFormattingProvider = true
+    capabilities.renameProvider = LSP.RenameOptions(prepareProvider: true)
+    capabilities.foldingRangeProvider = true
+    capabilities.executeCommandProvider = LSP.ExecuteCommandOptions(commands: ["taxpro.runTest"])
+    capabilities.semanticTokensProvider = LSP.SemanticTokensOptions(
+      legend: LSP.SemanticTokensLegend(tokenTypes: ["function"], tokenModifiers: []), range: false, full: true)
+    capabilities.inlayHintProvider = LSP.InlayHintOptions()
+    capabilities.diagnosticProvider = LSP.DiagnosticOptions(interFileDependencies: true, workspaceDiagnostics: false)
+    capabilities.workspace = LSP.WorkspaceServerCapabilities(workspaceFoldersSupported: true, workspaceFoldersChangeNotifications: true)
+    capabilities.additional["documentLinkProvider"] = ["resolveProvider": false]
+    let result = LSP.InitializeResult(capabilities: capabilities, serverInfo: LSP.ProgramInfo(name: "taxpro", version: "0.1"))
+    try expectEncoding(
+      result,
+      """
+      {"capabilities": {
+        "positionEncoding": "utf-16",
+        "textDocumentSync": {"openClose": true, "change": 2, "save": {"includeText": false}},
+        "completionProvider": {"triggerCharacters": ["."], "resolveProvider": false},
+        "hoverProvider": true,
+        "signatureHelpProvider": {"triggerCharacters": ["(", ","]},
+        "definitionProvider": true,
+        "referencesProvider": true,
+        "documentHighlightProvider": true,
+        "documentSymbolProvider": true,
+        "codeActionProvider": {"codeActionKinds": ["quickfix"]},
+        "codeLensProvider": {"resolveProvider": false},
+        "documentFormattingProvider": true,
+        "renameProvider": {"prepareProvider": true},
+        "foldingRangeProvider": true,
+        "executeCommandProvider": {"commands": ["taxpro.runTest"]},
+        "semanticTokensProvider": {"legend": {"tokenTypes": ["function"], "tokenModifiers": []}, "range": false, "full": true},
+        "inlayHintProvider": {},
+        "diagnosticProvider": {"interFileDependencies": true, "workspaceDiagnostics": false},
+        "workspaceSymbolProvider": true,
+        "workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
+        "documentLinkProvider": {"resolveProvider": false}
+      }, "serverInfo": {"name": "taxpro", "version": "0.1"}}
+      """)
+  }
+
+  @Test func serverCapabilitiesAcceptBothProviderShapes() throws {
+    let capabilities = try LSP.ServerCapabilities(
+      json: JSON.parse(
+        """
+        {"textDocumentSync": 1, "hoverProvider": {"workDoneProgress": true}, "renameProvider": true,
+         "codeActionProvider": false, "semanticTokensProvider": {"legend": {"tokenTypes": [], "tokenModifiers": []},
+         "full": {"delta": true}}}
+        """))
+    #expect(capabilities.textDocumentSync == LSP.TextDocumentSyncOptions(openClose: true, change: .full))
+    #expect(capabilities.hoverProvider == true)
+    #expect(capabilities.renameProvider == LSP.RenameOptions())
+    #expect(capabilities.codeActionProvider == nil)
+    #expect(capabilities.semanticTokensProvider?.fullDelta == true)
+  }
+
+  @Test func formattingOptionsKeepUnknownProperties() throws {
+    try expectEncoding(
+      LSP.DocumentFormattingParams(
+        textDocument: LSP.TextDocumentIdentifier(uri: uri),
+        options: LSP.FormattingOptions(tabSize: 2, insertSpaces: true, trimTrailingWhitespace: true, additionalProperties: ["x-style": "compact"])),
+      """
+      {"textDocument": {"uri": "file:///home/me/tax/ontario.tax"},
+       "options": {"tabSize": 2, "insertSpaces": true, "trimTrailingWhitespace": true, "x-style": "compact"}}
+      """)
+  }
+}
+
+@Suite struct LSPDecodingTests {
+  @Test func initializeParamsFromATypicalClient() throws {
+    let params = try LSP.InitializeParams(
+      json: JSON.parse(
+        """
+        {"processId": 4242, "clientInfo": {"name": "Visual Studio Code", "version": "1.95.0"}, "locale": "en-ca",
+         "rootPath": "/home/me/tax", "rootUri": "file:///home/me/tax",
+         "capabilities": {"general": {"positionEncodings": ["utf-16"]},
+                          "textDocument": {"completion": {"completionItem": {"snippetSupport": true}}}},
+         "initializationOptions": {"year": 2024}, "trace": "off",
+         "workspaceFolders": [{"uri": "file:///home/me/tax", "name": "tax"}]}
+        """))
+    #expect(params.processId == 4242)
+    #expect(params.clientInfo == LSP.ProgramInfo(name: "Visual Studio Code", version: "1.95.0"))
+    #expect(params.rootUri == "file:///home/me/tax")
+    #expect(params.rootPath == "/home/me/tax")
+    #expect(params.initializationOptions == ["year": 2024])
+    #expect(params.trace == .off)
+    #expect(params.capability("textDocument", "completion", "completionItem", "snippetSupport") == true)
+    #expect(params.capability("general", "positionEncodings") == ["utf-16"])
+    #expect(params.workspaceRoots == ["file:///home/me/tax"])
+  }
+
+  @Test func initializeParamsWithNulls() throws {
+    let params = try LSP.InitializeParams(
+      json: JSON.parse(#"{"processId": null, "rootUri": null, "capabilities": {}, "workspaceFolders": null}"#))
+    #expect(params.processId == nil)
+    #expect(params.rootUri == nil)
+    #expect(params.workspaceRoots == [])
+    #expect(params.toJSON() == ["processId": nil, "rootUri": nil, "capabilities": [:]])
+  }
+
+  @Test func didChangeWithIncrementalAndFullChanges() throws {
+    let params = try LSP.DidChangeTextDocumentParams(
+      json: JSON.parse(
+        """
+        {"textDocument": {"uri": "file:///a.tax", "version": 5}, "contentChanges": [
+          {"range": {"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 3}}, "rangeLength": 2, "text": "xy"},
+          {"text": "whole document"}]}
+        """))
+    #expect(params.textDocument == LSP.VersionedTextDocumentIdentifier(uri: "file:///a.tax", version: 5))
+    #expect(params.contentChanges == [
+      LSP.TextDocumentContentChangeEvent(range: range(0, 1, 0, 3), rangeLength: 2, text: "xy"),
+      LSP.TextDocumentContentChangeEvent(text: "whole document"),
+    ])
+  }
+
+  @Test func requestParams() throws {
+    let completion = try LSP.CompletionParams(
+      json: JSON.parse(
+        #"{"textDocument":{"uri":"file:///a.tax"},"position":{"line":1,"character":3},"context":{"triggerKind":2,"triggerCharacter":"."},"workDoneToken":"w"}"#
+      ))
+    #expect(completion.context == LSP.CompletionContext(triggerKind: .triggerCharacter, triggerCharacter: "."))
+    let references = try LSP.ReferenceParams(
+      json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"position":{"line":1,"character":3},"context":{"includeDeclaration":true}}"#))
+    #expect(references.context.includeDeclaration)
+    let rename = try LSP.RenameParams(
+      json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"position":{"line":0,"character":0},"newName":"tax2"}"#))
+    #expect(rename.newName == "tax2")
+    let inlay = try LSP.InlayHintParams(
+      json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"range":{"start":{"line":0,"character":0},"end":{"line":40,"character":0}}}"#))
+    #expect(inlay.range.end.line == 40)
+    let codeAction = try LSP.CodeActionParams(
+      json: JSON.parse(
+        """
+        {"textDocument": {"uri": "file:///a.tax"}, "range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 4}},
+         "context": {"diagnostics": [{"range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 13}},
+                                      "message": "unknown", "code": 102, "data": {"fix": "income_tax"}}],
+                     "only": ["quickfix"], "triggerKind": 1}}
+        """))
+    #expect(codeAction.context.diagnostics.first?.code == .integer(102))
+    #expect(codeAction.context.diagnostics.first?.data?["fix"] == "income_tax")
+    #expect(codeAction.context.only == [.quickFix])
+    let rangeFormatting = try LSP.DocumentRangeFormattingParams(
+      json: JSON.parse(
+        #"{"textDocument":{"uri":"file:///a.tax"},"range":{"start":{"line":0,"character":0},"end":{"line":1,"character":0}},"options":{"tabSize":4,"insertSpaces":false}}"#
+      ))
+    #expect(rangeFormatting.options.tabSize == 4)
+    let watched = try LSP.DidChangeWatchedFilesParams(json: JSON.parse(#"{"changes":[{"uri":"file:///b.tax","type":3}]}"#))
+    #expect(watched.changes == [LSP.FileEvent(uri: "file:///b.tax", type: .deleted)])
+    let configuration = try LSP.DidChangeConfigurationParams(json: JSON.parse(#"{"settings":null}"#))
+    #expect(configuration.settings == .null)
+    let pull = try LSP.DocumentDiagnosticParams(json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"previousResultId":"4"}"#))
+    #expect(pull.previousResultId == "4")
+  }
+
+  @Test func unknownEnumerationValuesAreKept() throws {
+    let item = try LSP.CompletionItem(json: JSON.parse(#"{"label":"x","kind":99}"#))
+    #expect(item.kind == LSP.CompletionItemKind(rawValue: 99))
+  }
+
+  @Test(arguments: [
+    (#"[]"#, "expected TextDocumentPositionParams object, found array"),
+    (#"{}"#, "textDocument: missing required field"),
+    (#"{"textDocument":{"uri":1},"position":{"line":0,"character":0}}"#, "textDocument.uri: expected string, found integer"),
+    (#"{"textDocument":{"uri":"u"},"position":{"line":-1,"character":0}}"#, "position.line: expected a non-negative integer"),
+    (#"{"textDocument":{"uri":"u"},"position":{"line":0.5,"character":0}}"#, "position.line: expected integer, found number"),
+    (#"{"textDocument":{"uri":"u"},"position":{"line":0}}"#, "position.character: missing required field"),
+  ])
+  func badParamsAreErrorsWithAPath(text: String, message: String) throws {
+    let json = try JSON.parse(text)
+    #expect(throws: JSONDecodingError.self) { try LSP.TextDocumentPositionParams(json: json) }
+    do {
+      _ = try LSP.TextDocumentPositionParams(json: json)
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  @Test func nestedArrayErrorsNameTheIndex() throws {
+    let json = try JSON.parse(
+      #"{"textDocument":{"uri":"u","version":1},"contentChanges":[{"text":"a"},{"range":{"start":{"line":0,"character":0}},"text":"b"}]}"#)
+    do {
+      _ = try LSP.DidChangeTextDocumentParams(json: json)
+      Issue.record("decoding should fail")
+    } catch {
+      #expect(error.description == "contentChanges[1].range.end: missing required field")
+    }
+  }
+
+  @Test func everyTypeRejectsEveryWrongShapeWithoutCrashing() {
+    let shapes: [JSON] = [
+      .null, true, 0, -1, 1.5, "s", [], [1, "x"], [:], ["uri": 1], ["range": "x"], ["label": []], ["kind": "full"],
+      ["textDocument": [:], "position": [:]], ["start": ["line": 0, "character": 0]],
+    ]
+    let decoders: [(JSON) throws -> Void] = [
+      { _ = try LSP.Position(json: $0) }, { _ = try LSP.Range(json: $0) }, { _ = try LSP.Location(json: $0) },
+      { _ = try LSP.Diagnostic(json: $0) }, { _ = try LSP.CompletionItem(json: $0) },
+      { _ = try LSP.CompletionParams(json: $0) }, { _ = try LSP.Hover(json: $0) },
+      { _ = try LSP.SignatureHelp(json: $0) }, { _ = try LSP.InlayHint(json: $0) },
+      { _ = try LSP.CodeActionParams(json: $0) }, { _ = try LSP.WorkspaceEdit(json: $0) },
+      { _ = try LSP.DocumentSymbol(json: $0) }, { _ = try LSP.SelectionRange(json: $0) },
+      { _ = try LSP.PrepareRenameResult(json: $0) }, { _ = try LSP.RelatedDocumentDiagnosticReport(json: $0) },
+      { _ = try LSP.ServerCapabilities(json: $0) }, { _ = try LSP.InitializeParams(json: $0) },
+      { _ = try LSP.DidChangeTextDocumentParams(json: $0) }, { _ = try LSP.DocumentFormattingParams(json: $0) },
+      { _ = try LSP.WorkspaceSymbol(json: $0) }, { _ = try LSP.DidChangeWorkspaceFoldersParams(json: $0) },
+    ]
+    for decode in decoders {
+      for shape in shapes {
+        // Success or a decoding error are both fine; anything else (a crash, another error type) is not.
+        do {
+          try decode(shape)
+        } catch {
+          #expect(error is JSONDecodingError)
+        }
+      }
+    }
+  }
+
+  @Test func documentURIConvertsFilePaths() {
+    let uri = LSP.DocumentURI(filePath: "/home/me/my taxes/on.tax")
+    #expect(uri.stringValue == "file:///home/me/my%20taxes/on.tax")
+    #expect(uri.filePath == "/home/me/my taxes/on.tax")
+    #expect(LSP.DocumentURI("untitled:Untitled-1").filePath == nil)
+  }
+}
