@@ -33,6 +33,10 @@ enum Commands {
     guard let expression = options.arguments.first else {
       throw Options.UsageError(message: "eval needs an expression: taxpro eval '$1,234.56 * 13%'")
     }
+    if let csv = options.csv {
+      return try Batch.run(
+        csvPath: csv, expression: expression, files: Array(options.arguments.dropFirst()), year: options.year)
+    }
     guard let session = try session(Array(options.arguments.dropFirst()), year: options.year) else { return 1 }
     switch session.submit(expression, name: "<expr>") {
     case .value(let value):
@@ -66,10 +70,13 @@ enum Commands {
     guard let session = try session(Array(options.arguments.dropFirst()), year: options.year) else { return 1 }
     switch session.explain(expression, name: "<expr>") {
     case .success(let (value, steps)):
+      let renderer = ExplanationRenderer(
+        program: session.program, sources: session.sources, style: Output.style(color: Output.colorOut))
       if options.json {
-        Output.write(ExplanationJSON.render(expression: expression, value: value, steps: steps, year: session.year) + "\n")
+        Output.write(
+          ExplanationJSON.render(expression: expression, value: value, steps: steps, year: session.year, renderer: renderer)
+            + "\n")
       } else {
-        let renderer = ExplanationRenderer(program: session.program, style: Output.style(color: Output.colorOut))
         Output.write(renderer.render(expression: expression, value: value, steps: steps))
       }
       return 0

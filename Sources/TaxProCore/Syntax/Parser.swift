@@ -73,6 +73,8 @@ public struct Parser {
 
   func contextualKind(at index: Int) -> TokenKind {
     let token = tokens[index]
+    // `federal.credit_rate * $100` starts an expression; only `federal "Canada" {` declares the jurisdiction.
+    if token.kind == .kwFederal, index + 1 < tokens.count, tokens[index + 1].kind == .dot { return .identifier }
     guard token.kind == .identifier, index + 1 < tokens.count,
       let keyword = TokenKind.contextualKeywords[text(token)]
     else { return token.kind }
