@@ -136,7 +136,8 @@ extension LanguageServer {
   }
 
   func workspaceSymbols(_ params: LSP.WorkspaceSymbolParams) throws -> JSON {
-    let trees = workspace.programTrees()
+    let all = workspace.programTrees()
+    let trees = all.filter { !workspace.isLibrary($0.source.id) } + all.filter { workspace.isLibrary($0.source.id) }
     let matches = Symbols.search(params.query, in: trees)
     return matches.compactMap { match -> LSP.WorkspaceSymbol? in
       let span = match.symbol.selectionSpan

@@ -94,7 +94,8 @@ public enum Symbols {
   }
 
   /// Symbols of every tree whose name matches `query` (letters in order, ignoring case; empty matches all), best
-  /// matches first: exact, then prefix, then substring, then scattered letters.
+  /// matches first: exact, then prefix, then substring, then scattered letters; shorter names first among equals,
+  /// then the order of `trees` (the server puts the user's files before the library's).
   public static func search(_ query: String, in trees: [SyntaxTree], limit: Int = 500) -> [WorkspaceSymbolMatch] {
     let needle = Array(query.lowercased().unicodeScalars)
     var scored: [(Int, WorkspaceSymbolMatch)] = []
@@ -113,7 +114,7 @@ public enum Symbols {
       for symbol in outline(tree) { visit(symbol, container: nil) }
     }
     return scored.enumerated().sorted { a, b in
-      (a.element.0, a.offset) < (b.element.0, b.offset)
+      (a.element.0, a.element.1.symbol.name.count, a.offset) < (b.element.0, b.element.1.symbol.name.count, b.offset)
     }.prefix(limit).map(\.element.1)
   }
 
