@@ -42,9 +42,11 @@ public final class LanguageServer: MessageHandler {
   public var exitCode: Int32 { lifecycle.exitCode }
 
   /// Serves the protocol on standard input and output until `exit` or the end of input; returns the exit status.
-  public static func runOnStandardIO() -> Int32 {
+  /// `year` (from `taxpro lsp --year`) is the tax year until the client's settings say otherwise.
+  public static func runOnStandardIO(year: Int? = nil) -> Int32 {
     let connection = Connection.standardIO()
     let server = LanguageServer()
+    server.configuration.year = year
     connection.run(handler: server)
     return server.exitCode
   }

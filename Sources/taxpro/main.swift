@@ -29,7 +29,7 @@ func run(_ arguments: [String]) -> Int32 {
     case "check": return try Commands.check(options)
     case "test": return try Commands.test(options)
     case "fmt": return try Commands.fmt(options)
-    case "lsp": return LanguageServer.runOnStandardIO()
+    case "lsp": return LanguageServer.runOnStandardIO(year: options.year)
     default:
       return try Commands.lines(options)
     }
