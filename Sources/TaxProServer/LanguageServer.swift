@@ -186,6 +186,14 @@ public final class LanguageServer: MessageHandler {
         configuration.year = nil
       } else if let value = year.intValue {
         configuration.year = value
+        let known = workspace.libraryYears
+        if !known.isEmpty, !known.contains(value), let connection = connection ?? self.connection {
+          let years = known.sorted().map(String.init).joined(separator: ", ")
+          connection.send(
+            notification: LSP.Method.showMessage,
+            params: LSP.MessageParams(
+              type: .warning, message: "TaxPro: the standard library has no figures for \(value) (it has \(years))"))
+        }
       } else {
         log("ignored the setting year = \(year): expected a year or null")
       }

@@ -60,6 +60,17 @@ final class Workspace {
 
   var libraryCount: Int { library.count }
 
+  /// The tax years the standard library has figures for.
+  var libraryYears: Set<Int> {
+    var years: Set<Int> = []
+    for entry in library {
+      for declaration in entry.tree.declarations {
+        if case .jurisdiction(let jurisdiction) = declaration { years.formUnion(jurisdiction.years.map(\.year)) }
+      }
+    }
+    return years
+  }
+
   func isLibrary(_ id: FileID) -> Bool { id.rawValue >= 0 && id.rawValue < library.count }
 
   /// A stable key for a URI: its standardized path for `file:` URIs, else the URI itself.

@@ -318,3 +318,11 @@ async def test_signature_help_while_typing_a_call(client: LanguageClient):
         text_document=doc(client, "typing2.tax"), position=types.Position(line=0, character=len(content))))
     assert help.signatures[0].label.startswith("tax(b: Brackets, amount: Money)")
     assert help.active_parameter == 1
+
+
+async def test_a_year_without_figures_is_reported(client: LanguageClient):
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"taxpro": {"year": 2031, "inlayHints": True}}))
+    # A request after the notification: the message was sent before its answer.
+    await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="take_home"))
+    assert any("no figures for 2031" in message.message for message in client.messages)
