@@ -326,3 +326,36 @@ async def test_a_year_without_figures_is_reported(client: LanguageClient):
     # A request after the notification: the message was sent before its answer.
     await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="take_home"))
     assert any("no figures for 2031" in message.message for message in client.messages)
+
+
+async def test_watched_files_keep_the_workspace_current(client: LanguageClient):
+    extra = Path(client.project) / "extra.tax"
+    extra.write_text("formula tripled(x: Money): Money = x * 3\n")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=extra.as_uri(), type=types.FileChangeType.Created)]))
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="tripled"))
+    assert [Path(s.location.uri).name for s in found] == ["extra.tax"]
+    extra.unlink()
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=extra.as_uri(), type=types.FileChangeType.Deleted)]))
+    assert await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="tripled")) == []
+
+
+async def test_library_files_open_read_only(client: LanguageClient):
+    main = open_document(client, "main.tax")
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=doc(client, "main.tax"), position=position_of(main, "income_tax", 1)))
+    found = found if isinstance(found, list) else [found]
+    library_uri = found[0].uri
+    library_text = Path(library_uri.removeprefix("file://")).read_text()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=library_uri, language_id="taxpro", version=1, text=library_text)))
+    identifier = types.TextDocumentIdentifier(uri=library_uri)
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=identifier))
+    assert "Province" in [s.name for s in symbols]
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=identifier, position=position_of(library_text, "income_tax: Brackets")))
+    assert "income_tax: Brackets" in hover.contents.value
+    with pytest.raises(Exception, match="read-only"):
+        await client.text_document_prepare_rename_async(types.PrepareRenameParams(
+            text_document=identifier, position=position_of(library_text, "income_tax: Brackets")))
