@@ -40,9 +40,10 @@ extension LanguageServer {
       source: tree.source, comments: tree.comments, index: analysis.index, program: analysis.program,
       libraryFiles: libraryFiles)
     var builder = LSP.SemanticTokensBuilder()
+    var cursor = source.cursor()
     for token in tokens {
-      let start = source.position(of: token.span.start)
-      let end = source.position(of: token.span.end)
+      let start = cursor.position(of: token.span.start)
+      let end = cursor.position(of: token.span.end)
       guard end.line == start.line, end.character > start.character else { continue }
       builder.add(
         line: start.line, character: start.character, length: end.character - start.character,

@@ -245,3 +245,32 @@ def test_cancellation_end_of_input_and_exit_without_shutdown(tmp_path):
         assert server.wait() == 1
     finally:
         server.close()
+
+
+def test_deep_nesting_and_long_lines(server, tmp_path):
+    initialize(server, tmp_path)
+    uri = (tmp_path / "deep.tax").as_uri()
+    text = ("let a = " + "(" * 20000 + "1" + ")" * 20000 + "\nformula f(x: Money): Money = " + "-" * 5000
+            + "x\ntest \"t\" { " + "not " * 3000 + "true }\n" + "let b = " + "1 + " * 20000 + "1\n")
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "taxpro", "version": 1,
+                                                              "text": text}})
+    for method in ("textDocument/semanticTokens/full", "textDocument/foldingRange", "textDocument/documentSymbol",
+                   "textDocument/codeLens", "textDocument/formatting"):
+        params = {"textDocument": {"uri": uri}}
+        if method == "textDocument/formatting":
+            params["options"] = {"tabSize": 2, "insertSpaces": True}
+        assert "result" in server.call(method, params), method
+    for line, character in ((0, 20005), (1, 3000), (2, 5000), (3, 40000)):
+        position = {"line": line, "character": character}
+        for method in ("textDocument/hover", "textDocument/signatureHelp", "textDocument/definition",
+                       "textDocument/completion"):
+            reply = server.call(method, {"textDocument": {"uri": uri}, "position": position})
+            assert "result" in reply or reply["error"]["code"] == METHOD_NOT_FOUND, (method, reply)
+        reply = server.call("textDocument/selectionRange", {"textDocument": {"uri": uri}, "positions": [position]})
+        assert len(reply["result"]) == 1
+    reply = server.call("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": {
+        "start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}})
+    assert "result" in reply
+    assert server.call("shutdown")["result"] is None
+    server.notify("exit")
+    assert server.wait() == 0

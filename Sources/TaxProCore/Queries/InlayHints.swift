@@ -47,6 +47,11 @@ public enum InlayHints {
       evaluator.depth = 0
       var frame = [Value](repeating: .bool(false), count: test.slotCount)
       steps: for step in test.steps {
+        // A line the checker could not type (a parse error inside it) has nothing to show.
+        switch step {
+        case .binding(let binding): if binding.value.containsError { break steps }
+        case .check(let check): if check.containsError { break steps }
+        }
         do throws(RuntimeError) {
           switch step {
           case .binding(let binding):
