@@ -132,3 +132,20 @@ struct ParserTests {
     _ = Self.parse(String(decoding: bytes, as: UTF8.self))
   }
 }
+
+struct ParserRecoveryAfterDepthTests {
+  @Test func aTooDeepExpressionInABlockDoesNotSwallowTheRestOfTheFile() {
+    for block in ["test \"t\" { " + String(repeating: "not ", count: 300) + "true }",
+      "test \"t\" {\n  " + String(repeating: "-", count: 300) + "1 == 1\n}",
+      "province XX \"X\" {\n  year 2025 { a = " + String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300) + " }\n}"]
+    {
+      let tree = ParserTests.parse(block + "\nformula g(y: Money): Money = y + 1\n")
+      let names = tree.declarations.compactMap { declaration -> String? in
+        if case .formula(let formula) = declaration { return formula.name.name }
+        return nil
+      }
+      #expect(names == ["g"], "\(block.prefix(30))")
+      #expect(tree.diagnostics.map(\.code) == ["too-deep"], "\(block.prefix(30))")
+    }
+  }
+}

@@ -171,7 +171,8 @@ public struct Parser {
 
   /// After a statement: anything left on its line is an error, and is skipped.
   mutating func finishStatement(_ what: String, errorsBefore: Int) {
-    if atStatementBoundary { return }
+    // After "nested too deeply" the parser already skipped to a line at column 0, where the next declaration starts.
+    if atStatementBoundary || abandoning { return }
     if diagnostics.count == errorsBefore {
       var notes: [DiagnosticNote] = []
       if at(.identifier) || at(.number) || at(.money) || at(.rate) {
