@@ -2,9 +2,17 @@ import LanguageServerProtocol
 import TaxProCore
 
 extension LanguageServer {
-  func location(_ span: Span, program: Program) -> LSP.Location? {
-    guard let uri = workspace.uri(of: span.file), let source = sourceFile(span.file, program) else { return nil }
-    return LSP.Location(uri: uri, range: source.range(of: span))
+  /// Locations of many spans, converted file by file in text order (a long line is walked once, not per span).
+  func locations(_ spans: [Span]) -> [LSP.Location] {
+    var byFile: [FileID: [Int]] = [:]
+    for (position, span) in spans.enumerated() { byFile[span.file, default: []].append(position) }
+    var result = [LSP.Location?](repeating: nil, count: spans.count)
+    for (file, positions) in byFile {
+      guard let uri = workspace.uri(of: file), let map = lineMap(file) else { continue }
+      let ranges = map.ranges(of: positions.map { spans[$0] })
+      for (position, range) in zip(positions, ranges) { result[position] = LSP.Location(uri: uri, range: range) }
+    }
+    return result.compactMap { $0 }
   }
 
   func hover(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
@@ -21,7 +29,7 @@ extension LanguageServer {
     guard let (id, source) = document(params.textDocument) else { return .null }
     let spans = Definition.locations(
       at: source.offset(of: params.position), in: id, program: analysis.program, index: analysis.index, year: year)
-    let locations = spans.compactMap { location($0, program: analysis.program) }
+    let locations = self.locations(spans)
     if locations.isEmpty { return .null }
     return locations.toJSON()
   }
@@ -32,15 +40,16 @@ extension LanguageServer {
     let found = References.find(
       at: source.offset(of: params.position), in: id, index: analysis.index,
       includeDeclaration: params.context.includeDeclaration)
-    return found.compactMap { location($0.span, program: analysis.program) }.toJSON()
+    return locations(found.map(\.span)).toJSON()
   }
 
   func highlights(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
     let analysis = analysis()
     guard let (id, source) = document(params.textDocument) else { return .null }
     let found = References.highlights(at: source.offset(of: params.position), in: id, index: analysis.index)
-    return found.map { highlight in
-      LSP.DocumentHighlight(range: source.range(of: highlight.span), kind: highlight.isDefinition ? .write : .read)
+    let ranges = source.ranges(of: found.map(\.span))
+    return zip(found, ranges).map { highlight, range in
+      LSP.DocumentHighlight(range: range, kind: highlight.isDefinition ? .write : .read)
     }.toJSON()
   }
 
@@ -77,11 +86,13 @@ extension LanguageServer {
   /// Groups replacements by document. Open documents are pinned to their version when the client can take
   /// `documentChanges`, so a stale edit is refused rather than applied to the wrong text.
   func workspaceEdit(_ replacements: [TextReplacement], program: Program) -> LSP.WorkspaceEdit {
+    var grouped: [FileID: [TextReplacement]] = [:]
+    for replacement in replacements { grouped[replacement.span.file, default: []].append(replacement) }
     var byFile: [FileID: [LSP.TextEdit]] = [:]
-    for replacement in replacements {
-      guard let source = sourceFile(replacement.span.file, program) else { continue }
-      byFile[replacement.span.file, default: []].append(
-        LSP.TextEdit(range: source.range(of: replacement.span), newText: replacement.text))
+    for (file, list) in grouped {
+      guard let source = sourceFile(file, program) else { continue }
+      let ranges = source.ranges(of: list.map(\.span))
+      byFile[file] = zip(list, ranges).map { LSP.TextEdit(range: $1, newText: $0.text) }
     }
     let versioned =
       clientCapabilities.capability("workspace", "workspaceEdit", "documentChanges")?.boolValue == true

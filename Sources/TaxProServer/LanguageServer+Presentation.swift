@@ -84,9 +84,10 @@ extension LanguageServer {
     let range = source.byteRange(of: params.range)
     let hints = InlayHints.hints(file: id, program: analysis.program, year: year, range: range)
     try context.checkCancellation()
+    var cursor = source.cursor()
     return hints.map { hint in
       LSP.InlayHint(
-        position: source.position(of: hint.offset), label: .string(hint.label), kind: .type,
+        position: cursor.position(of: hint.offset), label: .string(hint.label), kind: .type,
         tooltip: hint.tooltip.map(LSP.MarkupContent.plaintext), paddingLeft: true)
     }.toJSON()
   }

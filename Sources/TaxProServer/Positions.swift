@@ -100,6 +100,18 @@ struct LineMap {
   /// `position(of:)` would rescan a long line for every token on it.
   func cursor() -> PositionCursor { PositionCursor(map: self) }
 
+  /// The ranges of many spans, in their order, converted in text order with a cursor.
+  func ranges(of spans: [Span]) -> [LSP.Range] {
+    var cursor = self.cursor()
+    var result = [LSP.Range](repeating: LSP.Range(at: LSP.Position(line: 0, character: 0)), count: spans.count)
+    for position in spans.indices.sorted(by: { spans[$0].start < spans[$1].start }) {
+      let span = spans[position]
+      let start = cursor.position(of: span.start)
+      result[position] = LSP.Range(start: start, end: cursor.position(of: max(span.start, span.end)))
+    }
+    return result
+  }
+
   func range(of span: Span) -> LSP.Range {
     LSP.Range(start: position(of: span.start), end: position(of: max(span.start, span.end)))
   }

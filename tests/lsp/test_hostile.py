@@ -250,7 +250,8 @@ def test_cancellation_end_of_input_and_exit_without_shutdown(tmp_path):
 def test_deep_nesting_and_long_lines(server, tmp_path):
     initialize(server, tmp_path)
     uri = (tmp_path / "deep.tax").as_uri()
-    text = ("let a = " + "(" * 20000 + "1" + ")" * 20000 + "\nformula f(x: Money): Money = " + "-" * 5000
+    text = ("formula g(y: Money): Money = max(" + "y, " * 20000 + "y)\n"
+            + "let a = " + "(" * 20000 + "1" + ")" * 20000 + "\nformula f(x: Money): Money = " + "-" * 5000
             + "x\ntest \"t\" { " + "not " * 3000 + "true }\n" + "let b = " + "1 + " * 20000 + "1\n")
     server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "taxpro", "version": 1,
                                                               "text": text}})
@@ -260,7 +261,7 @@ def test_deep_nesting_and_long_lines(server, tmp_path):
         if method == "textDocument/formatting":
             params["options"] = {"tabSize": 2, "insertSpaces": True}
         assert "result" in server.call(method, params), method
-    for line, character in ((0, 20005), (1, 3000), (2, 5000), (3, 40000)):
+    for line, character in ((1, 20005), (2, 3000), (3, 5000), (4, 40000)):
         position = {"line": line, "character": character}
         for method in ("textDocument/hover", "textDocument/signatureHelp", "textDocument/definition",
                        "textDocument/completion"):
@@ -271,6 +272,14 @@ def test_deep_nesting_and_long_lines(server, tmp_path):
     reply = server.call("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": {
         "start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}})
     assert "result" in reply
+    # Twenty thousand uses on one line: references, highlights and rename stay linear.
+    y = {"line": 0, "character": 10}
+    reply = server.call("textDocument/references", {"textDocument": {"uri": uri}, "position": y,
+                                                    "context": {"includeDeclaration": True}})
+    assert len(reply["result"]) == 20002
+    assert len(server.call("textDocument/documentHighlight", {"textDocument": {"uri": uri}, "position": y})["result"]) == 20002
+    reply = server.call("textDocument/rename", {"textDocument": {"uri": uri}, "position": y, "newName": "z"})
+    assert len(reply["result"]["changes"][uri]) == 20002
     assert server.call("shutdown")["result"] is None
     server.notify("exit")
     assert server.wait() == 0
