@@ -275,20 +275,7 @@ extension CompletionAnalysis {
 
   func typeCandidates() -> [CompletionCandidate] {
     TaxType.writable.map { type in
-      candidate(type.description, .type, detail: "type", documentation: CompletionAnalysis.typeHelp(type))
-    }
-  }
-
-  static func typeHelp(_ type: TaxType) -> String {
-    switch type {
-    case .money: "An amount in dollars and cents, exact: `$85,000`, `$0.50`, `-$12`."
-    case .rate: "A percentage: `13%`, `5.05%`. Added to an amount it means that percentage of the amount."
-    case .number: "A plain number: `3`, `2.5`, `1_000`."
-    case .bool: "`true` or `false`."
-    case .text: "Text in double quotes: `\"Ontario\"`."
-    case .province: "A province or territory: `ON`, `QC`, …; its parameters are read with `p.income_tax`."
-    case .brackets: "A bracket table of thresholds and marginal rates, used with `tax`, `marginal_rate` and `average_rate`."
-    case .federal, .error: ""
+      candidate(type.description, .type, detail: "type", documentation: type.summary)
     }
   }
 }
