@@ -121,7 +121,7 @@ import Testing
     coloured.run()
     #expect(coloured.text.contains("\u{1B}[1m1\u{1B}[0m"))
     #expect(coloured.errors.contains("\u{1B}[1;31merror:"))
-    #expect(coloured.editor.prompts.first?.text == "\u{1B}[1;32mtaxpro> \u{1B}[0m")
+    #expect(coloured.editor.prompts.first?.text == "\u{1B}[1;32mtaxpro>\u{1B}[0m ")
   }
 
   @Test func unknownCommandSuggestsOne() throws {

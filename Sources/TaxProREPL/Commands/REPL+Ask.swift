@@ -68,7 +68,7 @@ extension REPL {
       }
       asking: while true {
         let prompt = "  \(parameter.name)" + (offer.map { " [\(ValueFormatter.format($0.value))]" } ?? "") + ": "
-        guard case .line(let line) = editor.readLine(prompt: style(prompt, .prompt)) else { return nil }
+        guard case .line(let line) = editor.readLine(prompt: promptText(prompt)) else { return nil }
         let text = line.trimmed
         if text.isEmpty {
           if let offer {
@@ -109,7 +109,7 @@ extension REPL {
       for (parameter, value) in zip(formula.parameters, answers) { inputs[parameter.name] = REPL.literal(value) }
       lastCalculation = Calculation(
         expression: call, selfContained: call, inputs: inputs, value: value, year: session.year)
-      guard case .line(let reply) = editor.readLine(prompt: style("Explain it? [y/N] ", .prompt)) else { return }
+      guard case .line(let reply) = editor.readLine(prompt: promptText("Explain it? [y/N] ")) else { return }
       guard ["y", "yes"].contains(reply.trimmed.lowercased()) else { return }
       switch explainDetached(call) {
       case .failure(let list): report(list.diagnostics)

@@ -74,8 +74,8 @@ public final class REPL {
     while !quitRequested {
       let input =
         pendingLines.isEmpty
-        ? editor.readLine(prompt: style(REPL.prompt, .prompt))
-        : editor.readContinuationLine(prompt: style(REPL.continuationPrompt, .prompt))
+        ? editor.readLine(prompt: promptText(REPL.prompt))
+        : editor.readContinuationLine(prompt: promptText(REPL.continuationPrompt))
       switch input {
       case .interrupted:
         // The editor has shown ^C; whatever was being typed is dropped, the session stays.
@@ -155,15 +155,25 @@ public final class REPL {
     }
   }
 
-  /// Runs `work` with Ctrl-C armed to cancel it; a cancellation is reported in one line rather than as a diagnostic.
+  /// Runs `work`, which Ctrl-C cancels (the session polls the flag), then clears the flag so that a Ctrl-C that came
+  /// too late to stop `work` does not cancel what follows.
+  ///
+  /// The flag is not cleared before: a Ctrl-C pressed just after Enter, before the evaluation started, is meant for
+  /// it. (The editor clears stale ones when it starts reading a line.)
   func interruptible<T>(_ work: () -> T) -> T {
-    if configuration.handlesInterrupts { Interrupts.clear() }
     let result = work()
     if configuration.handlesInterrupts { Interrupts.clear() }
     return result
   }
 
   // MARK: Output
+
+  /// A prompt, coloured up to its trailing spaces: libedit draws escape sequences with the character after them, so a
+  /// colour reset at the very end of a prompt would be lost and the typed text would take the prompt's colour.
+  func promptText(_ prompt: String) -> String {
+    let visible = prompt.trimmingTrailingSpaces
+    return style(visible, .prompt) + String(repeating: " ", count: prompt.count - visible.count)
+  }
 
   func say(_ text: String) {
     output.write(text.hasSuffix("\n") ? text : text + "\n")
