@@ -57,6 +57,13 @@ import Testing
     #expect(repl.text.contains("refund(contribution: $1,000.00, income: $85,000.00, province: QC) ="))
   }
 
+  @Test func sessionValuesComeBeforeTheProfile() throws {
+    let repl = try REPLHarness(lines: [":profile income $85,000", "let income = $40,000", ":ask refund", "$1,000", "", "", "n"])
+    repl.run()
+    #expect(repl.editor.prompts.contains { $0.text == "  income [$40,000.00]: " })
+    #expect(repl.text.contains("Enter takes $40,000.00 (your `let`)"))
+  }
+
   @Test func aProfileValueThatNoLongerFitsIsNotOffered() throws {
     let repl = try REPLHarness(lines: [":profile contribution $99,000", ":ask refund", "$1", "$100", "", "n"])
     repl.run()

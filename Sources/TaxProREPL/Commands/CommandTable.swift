@@ -47,8 +47,9 @@ enum CommandTable {
     CommandInfo(
       name: "ask", usage: "FORMULA", summary: "fill in a formula's inputs like a form, then compute it",
       details: """
-        Each input is asked in order with its documentation. Press Enter to take the value offered in brackets \
-        (your profile's value for an input of that name, or the formula's default). An answer is any expression \
+        Each input is asked in order with its documentation. Press Enter to take the value offered in brackets: \
+        a `let` of the input's name from this session, else your profile's value of that name, else the formula's \
+        default. An answer is any expression \
         of the input's type; it is checked against the input's range and asked again when it does not fit. \
         Ctrl-C leaves the form.
         """, argument: .formula),

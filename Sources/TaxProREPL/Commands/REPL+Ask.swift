@@ -4,6 +4,7 @@ import TaxProCore
 /// A value offered for an input of `:ask`, and where it came from.
 struct OfferedValue {
   enum Origin: String {
+    case session = "your `let`"
     case profile = "your profile"
     case formulaDefault = "the default"
   }
@@ -122,8 +123,13 @@ extension REPL {
     }
   }
 
-  /// The profile's value for an input of the same name if it fits, else the formula's default.
+  /// A value of the same name from this session (a `let`) or the profile if it fits, else the formula's default.
   func offeredValue(for parameter: FormulaParameter, answers: [Value], profile: Profile?) -> OfferedValue? {
+    if let value = session.values[parameter.name], parameter.name != "ans", value.type == parameter.type,
+      rangeProblem(value, parameter, answers: answers) == nil
+    {
+      return OfferedValue(value: value, origin: .session)
+    }
     if let text = profile?.values[parameter.name],
       case .success(let value) = checkedAnswer(text, for: parameter, answers: answers, earlier: [])
     {
