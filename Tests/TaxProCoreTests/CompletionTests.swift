@@ -363,6 +363,25 @@ import Testing
     #expect(Set(labels(list)) == ["federal_tax", "federal"])
   }
 
+  /// Completion is asked for in the middle of anything; no offset of any of these may crash or give a bad range.
+  @Test func everyOffsetOfBrokenTexts() {
+    let texts = [
+      CompletionTests.library, "formula f(", "formula (x: ) = ", "let = ", "test \"unclosed", "province ON {\n  year {",
+      "parameters { : }", "((((((", "))))", "ON..income", "$1,23.4 + é.ON.", "\"\\\"\" ON.", "# ## ON.\n", ".", ":", "::x",
+      "if then else", "brackets { $0 -> 5% ", "f(a: b: c:", "formula g(p: Province) = p.name.x.", "🍁ON.in",
+    ]
+    for text in texts {
+      for offset in 0...text.utf8.count {
+        for mode in [ParseMode.file, .interactive] {
+          let list = CompletionEngine.complete(
+            CompletionQuery(text: text, offset: offset, mode: mode, year: 2025), in: Self.program)
+          #expect(list.range.upperBound <= text.utf8.count && list.range.lowerBound <= list.range.upperBound)
+          #expect(list.wordRange.lowerBound == list.range.lowerBound && list.wordRange.upperBound >= list.range.upperBound)
+        }
+      }
+    }
+  }
+
   @Test func cursorOutsideTheTextOrInsideACharacterIsSafe() {
     let text = "\"é\" + ON.i"
     for offset in [-5, 0, 1, 2, 3, text.utf8.count, text.utf8.count + 10] {
