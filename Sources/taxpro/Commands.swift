@@ -33,6 +33,10 @@ enum Commands {
     guard let expression = options.arguments.first else {
       throw Options.UsageError(message: "eval needs an expression: taxpro eval '$1,234.56 * 13%'")
     }
+    if let csv = options.csv {
+      return try Batch.run(
+        csvPath: csv, expression: expression, files: Array(options.arguments.dropFirst()), year: options.year)
+    }
     guard let session = try session(Array(options.arguments.dropFirst()), year: options.year) else { return 1 }
     switch session.submit(expression, name: "<expr>") {
     case .value(let value):
@@ -66,10 +70,13 @@ enum Commands {
     guard let session = try session(Array(options.arguments.dropFirst()), year: options.year) else { return 1 }
     switch session.explain(expression, name: "<expr>") {
     case .success(let (value, steps)):
+      let renderer = ExplanationRenderer(
+        program: session.program, sources: session.sources, style: Output.style(color: Output.colorOut))
       if options.json {
-        Output.write(ExplanationJSON.render(expression: expression, value: value, steps: steps, year: session.year) + "\n")
+        Output.write(
+          ExplanationJSON.render(expression: expression, value: value, steps: steps, year: session.year, renderer: renderer)
+            + "\n")
       } else {
-        let renderer = ExplanationRenderer(program: session.program, style: Output.style(color: Output.colorOut))
         Output.write(renderer.render(expression: expression, value: value, steps: steps))
       }
       return 0
@@ -82,6 +89,16 @@ enum Commands {
   static func check(_ options: Options) throws(Options.UsageError) -> Int32 {
     guard !options.arguments.isEmpty else { throw Options.UsageError(message: "check needs at least one file") }
     let loaded = try Loading.load(options.arguments, directories: true)
+    if options.syntaxOnly {
+      let trees = loaded.trees.filter { loaded.userFiles.contains($0.source.id) }
+      let diagnostics = trees.flatMap(\.diagnostics)
+      let sources = Dictionary(uniqueKeysWithValues: trees.map { ($0.source.id, $0.source) })
+      if !diagnostics.isEmpty {
+        Output.writeError(Output.renderer(sources).render(diagnostics))
+        Output.writeError(summary(diagnostics) + "\n")
+      }
+      return diagnostics.hasErrors ? 1 : 0
+    }
     let program = Checker.check(loaded.trees, recordOccurrences: false)
     let diagnostics = program.diagnostics.filter { loaded.userFiles.contains($0.span.file) }
     if !diagnostics.isEmpty {
@@ -121,6 +138,47 @@ enum Commands {
     }
     Output.write("\(passed) passed, \(failed) failed\n")
     return failed > 0 ? 1 : 0
+  }
+
+  /// Formats files in place (or checks that they are formatted); `-` formats standard input to standard output.
+  static func fmt(_ options: Options) throws(Options.UsageError) -> Int32 {
+    guard !options.arguments.isEmpty else { throw Options.UsageError(message: "fmt needs at least one file (or -)") }
+    var status: Int32 = 0
+    for path in options.arguments {
+      let text: String
+      if path == "-" {
+        text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+      } else {
+        guard let data = FileManager.default.contents(atPath: path) else {
+          throw Options.UsageError(message: "cannot read '\(path)'")
+        }
+        text = String(decoding: data, as: UTF8.self)
+      }
+      let source = SourceFile(id: FileID(0), name: path == "-" ? "<stdin>" : path, text: text)
+      let tree = Parser.parse(source)
+      if tree.diagnostics.hasErrors {
+        Output.writeError(Output.renderer([source.id: source]).render(tree.diagnostics))
+        Output.writeError("\(source.name): not formatted: it has syntax errors\n")
+        status = 1
+        continue
+      }
+      let formatted = Formatter.format(tree)
+      if path == "-" {
+        Output.write(formatted)
+      } else if formatted != text {
+        if options.check {
+          Output.writeError("\(path): not formatted\n")
+          status = 1
+        } else {
+          do {
+            try Data(formatted.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+          } catch {
+            throw Options.UsageError(message: "cannot write '\(path)': \(error.localizedDescription)")
+          }
+        }
+      }
+    }
+    return status
   }
 
   /// Reads standard input line by line; each complete statement prints its result.

@@ -8,6 +8,7 @@ struct Options {
   var version = false
   var json = false
   var check = false
+  var syntaxOnly = false
   var svg: String?
   var over: String?
   var csv: String?
@@ -53,6 +54,7 @@ struct Options {
         case "--color": options.color = true
         case "--json": options.json = true
         case "--check": options.check = true
+        case "--syntax": options.syntaxOnly = true
         case "--year":
           let text = try flagValue()
           guard let year = Int(text), year >= 1900, year <= 2200 else {
@@ -103,7 +105,7 @@ struct Options {
       taxpro eval 'EXPR' [FILE…]               print the value of EXPR
       taxpro eval --csv FILE 'EXPR' [FILE…]    one result per CSV row; the row's columns are names in EXPR
       taxpro explain [--json] 'EXPR' [FILE…]   explain EXPR step by step
-      taxpro check FILE…                       report problems in formula files
+      taxpro check [--syntax] FILE…            report problems in formula files (--syntax: parse only)
       taxpro test [FILE|DIR…]                  run test blocks (the standard library's when none are given)
       taxpro fmt [--check] FILE…               format files in the canonical style
       taxpro plot 'EXPR' --over NAME=FROM..TO [--svg FILE] [--width N] [--height N] [FILE…]

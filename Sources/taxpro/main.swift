@@ -27,6 +27,7 @@ func run(_ arguments: [String]) -> Int32 {
     case "explain": return try Commands.explain(options)
     case "check": return try Commands.check(options)
     case "test": return try Commands.test(options)
+    case "fmt": return try Commands.fmt(options)
     case "repl": return try InteractiveCommands.repl(options)
     case "plot": return try InteractiveCommands.plot(options)
     default:

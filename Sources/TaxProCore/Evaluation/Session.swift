@@ -98,16 +98,7 @@ public final class Session {
   }
 
   func checkExpression(_ text: String, name: String) -> Result<TypedExpression, DiagnosticList> {
-    let source = makeSource(text, name: name)
-    let tree = Parser.parse(source, mode: .interactive)
-    if tree.diagnostics.hasErrors { return .failure(DiagnosticList(tree.diagnostics)) }
-    guard tree.declarations.count == 1, case .expression(let expression) = tree.declarations[0] else {
-      let span = Span(file: source.id, start: 0, end: source.bytes.count)
-      return .failure(DiagnosticList([.error("not-an-expression", "expected one expression", at: span)]))
-    }
-    let (typed, diagnostics) = Checker.check(expression, source: source, against: program, predefined: values)
-    if diagnostics.hasErrors { return .failure(DiagnosticList(diagnostics)) }
-    return .success(typed)
+    compile(text, name: name, locals: [])
   }
 
   /// Checks an expression in which `locals` are names whose values are given at each evaluation (`:plot`, CSV rows).

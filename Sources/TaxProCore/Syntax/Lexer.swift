@@ -233,12 +233,13 @@ public struct Lexer {
     var groupLengths: [Int] = []
     var currentGroup = 0
     var sawComma = false
+    var sawUnderscore = false
     while index < bytes.count {
       let byte = bytes[index]
       if Lexer.isDigit(byte) {
         currentGroup += 1
       } else if byte == 95 {
-        // '_' is a plain separator; it does not start a comma group.
+        sawUnderscore = true
       } else if byte == UInt8(ascii: ","), Lexer.isDigit(peek(1)) {
         sawComma = true
         groupLengths.append(currentGroup)
@@ -258,7 +259,11 @@ public struct Lexer {
       }
     }
     checkUnderscores(digitsStart, index)
-    if sawComma {
+    if sawComma && sawUnderscore {
+      error(
+        "malformed-money", "an amount uses either ',' or '_' to group digits, not both", start, index,
+        notes: [DiagnosticNote(.help, "write it like $1,234,567 or $1_234_567")])
+    } else if sawComma {
       let firstOK = groupLengths[0] >= 1 && groupLengths[0] <= 3
       let restOK = groupLengths.dropFirst().allSatisfy { $0 == 3 }
       if !(firstOK && restOK) {

@@ -43,8 +43,11 @@ extension Parser {
     }
   }
 
+  /// `not` binds looser than comparisons and tighter than `and`: `not a == b` is `not (a == b)`.
+  static let notPrecedence = 3
+
   mutating func parseBinary(minimumPrecedence: Int) -> Expression {
-    var left = parseUnary()
+    var left = minimumPrecedence <= Parser.notPrecedence && at(.kwNot) ? parseNot() : parseUnary()
     var chain = 0
     var lastComparison: Span? = nil
     while let op = binaryOperator(kind), op.precedence >= minimumPrecedence {
@@ -80,12 +83,6 @@ extension Parser {
       defer { depth -= 1 }
       let operand = parseUnary()
       return Expression(.unary(.negate, operand, operatorSpan: span(token)), span(token).to(operand.span))
-    case .kwNot:
-      let token = advance()
-      guard enter() else { return Expression(.missing, span(token)) }
-      defer { depth -= 1 }
-      let operand = parseBinary(minimumPrecedence: BinaryOperator.equal.precedence)
-      return Expression(.unary(.not, operand, operatorSpan: span(token)), span(token).to(operand.span))
     case .plus:
       errorAtCurrent("syntax", "unexpected '+'", notes: [DiagnosticNote(.help, "write the value without a '+'")])
       advance()
@@ -93,6 +90,14 @@ extension Parser {
     default:
       return parsePostfix()
     }
+  }
+
+  mutating func parseNot() -> Expression {
+    let token = advance()
+    guard enter() else { return Expression(.missing, span(token)) }
+    defer { depth -= 1 }
+    let operand = at(.kwNot) ? parseNot() : parseBinary(minimumPrecedence: BinaryOperator.equal.precedence)
+    return Expression(.unary(.not, operand, operatorSpan: span(token)), span(token).to(operand.span))
   }
 
   mutating func parsePostfix() -> Expression {
@@ -196,6 +201,9 @@ extension Parser {
       var notes: [DiagnosticNote] = []
       if token.kind == .kwFormula || token.kind == .kwLet {
         notes.append(DiagnosticNote(.note, "'\(text(token))' starts a declaration, which cannot appear here"))
+      }
+      if token.kind == .kwNot {
+        notes.append(DiagnosticNote(.help, "'not' binds loosely: put it in parentheses here, like (not x)"))
       }
       errorAtCurrent("syntax", "expected an expression, found \(describe(token))", notes: notes)
       return Expression(.missing, span(token))

@@ -73,6 +73,8 @@ public struct Parser {
 
   func contextualKind(at index: Int) -> TokenKind {
     let token = tokens[index]
+    // `federal.credit_rate * $100` starts an expression; only `federal "Canada" {` declares the jurisdiction.
+    if token.kind == .kwFederal, index + 1 < tokens.count, tokens[index + 1].kind == .dot { return .identifier }
     guard token.kind == .identifier, index + 1 < tokens.count,
       let keyword = TokenKind.contextualKeywords[text(token)]
     else { return token.kind }
@@ -207,8 +209,9 @@ public struct Parser {
 
   // MARK: Documentation
 
-  /// The `##` block directly above the line of `token`.
+  /// The `##` block directly above the line of `token`, when the token starts its line.
   func documentation(before token: Token) -> Documentation {
+    guard token.startsLine else { return Documentation() }
     var line = source.lineIndex(of: Int(token.start)) - 1
     var indices: [Int] = []
     while line >= 0, let index = documentationLines[line] {
