@@ -257,6 +257,45 @@ def test_ask_reasks_after_an_out_of_range_answer(home: Path, tmp_path: Path) -> 
     assert leave(child) == 0
 
 
+def test_ask_the_standard_librarys_rrsp_refund_with_profile_defaults(home: Path) -> None:
+    child = spawn(home)
+    enter(child, ":profile income $85,000")
+    child.expect(PROMPT)
+    enter(child, ":ask rrsp_refund")
+    child.expect("contribution: ")
+    enter(child, "-$5")
+    child.expect(r"contribution must be from \$0\.00 to .*, but -\$5\.00 is below that")
+    child.expect("contribution: ")
+    enter(child, "$5,000")
+    child.expect(r"income \[\$85,000\.00\]: ")
+    enter(child, "")
+    child.expect(r"province \[ON\]: ")
+    enter(child, "QC")
+    child.expect(r"rrsp_refund\(contribution: \$5,000\.00, income: \$85,000\.00, province: QC\) = \$[\d,]+\.\d\d")
+    child.expect(r"Explain it\? \[y/N\] ")
+    enter(child, "")
+    child.expect(PROMPT)
+    assert leave(child) == 0
+
+
+def test_lessons_and_topics(home: Path) -> None:
+    child = spawn(home)
+    enter(child, ":topics")
+    child.expect(r"RRSP: .*rrsp_refund")
+    child.expect(PROMPT)
+    enter(child, ":lesson rrsp_refund")
+    child.expect("1. What it is")
+    child.expect("2. What goes in")
+    child.expect("3. A worked example")
+    child.expect("bracket by bracket")
+    child.expect("4. Tip")
+    child.expect(PROMPT)
+    enter(child, ":search dividend credit")
+    child.expect("federal_dividend_tax_credit")
+    child.expect(PROMPT)
+    assert leave(child) == 0
+
+
 def test_profile_and_save_survive_a_restart(home: Path) -> None:
     child = spawn(home)
     enter(child, ":profile income $85,000")

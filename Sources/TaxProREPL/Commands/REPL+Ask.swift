@@ -115,10 +115,8 @@ extension REPL {
       switch explainDetached(call) {
       case .failure(let list): report(list.diagnostics)
       case .success(let (value, steps)):
-        say(ExplanationRenderer(program: session.program, style: style.textStyle).render(
-          expression: call, value: value, steps: steps))
-        lastCalculation?.explanation = ExplanationRenderer(program: session.program).render(
-          expression: call, value: value, steps: steps)
+        say(explanation(call, value: value, steps: steps))
+        lastCalculation?.explanation = explanation(call, value: value, steps: steps, colored: false)
       }
     }
   }

@@ -35,12 +35,9 @@ extension REPL {
     case .failure(let list):
       report(list.diagnostics)
     case .success(let (value, steps)):
-      let rendered = ExplanationRenderer(program: session.program, style: style.textStyle)
-        .render(expression: text, value: value, steps: steps)
-      say(rendered)
+      say(explanation(text, value: value, steps: steps))
       var calculation = Calculation(expression: text, values: valuesBefore, year: session.year, value: value)
-      calculation.explanation = ExplanationRenderer(program: session.program)
-        .render(expression: text, value: value, steps: steps)
+      calculation.explanation = explanation(text, value: value, steps: steps, colored: false)
       lastCalculation = calculation
     }
   }
@@ -65,16 +62,41 @@ extension REPL {
     }
   }
 
-  /// The explanation's steps without the definition and tip the renderer adds after them (a lesson shows those in
-  /// their own places).
+  /// An explanation as text, in colour unless it is being stored; the session's sources let it quote formulas that
+  /// were typed in.
+  func explanation(_ text: String, value: Value, steps: [ExplanationStep], colored: Bool = true) -> String {
+    var renderer = ExplanationRenderer(program: session.program, sources: session.sources)
+    if colored { renderer.style = style.textStyle }
+    return renderer.render(expression: text, value: value, steps: steps)
+  }
+
+  /// The explanation without the definition and tip the renderer puts last (a lesson shows those in their own places).
   func explanationSteps(_ text: String, value: Value, steps: [ExplanationStep]) -> String {
-    let rendered = ExplanationRenderer(program: session.program, style: style.textStyle)
-      .render(expression: text, value: value, steps: steps)
-    var lines: [Substring] = []
-    for line in rendered.split(separator: "\n", omittingEmptySubsequences: false) {
-      if line.isEmpty { break }
-      lines.append(line)
+    var lines = explanation(text, value: value, steps: steps).split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    while let last = lines.last, last.isEmpty { lines.removeLast() }
+    // The concept block is the last paragraph when all its lines are "Definition:" or "Tip:" lines.
+    if let blank = lines.lastIndex(of: ""),
+      lines[(blank + 1)...].allSatisfy({ REPL.plain($0).hasPrefix("Definition:") || REPL.plain($0).hasPrefix("Tip:") })
+    {
+      lines.removeSubrange(blank...)
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// Text without ANSI escape sequences.
+  static func plain(_ text: String) -> String {
+    var result = ""
+    var skipping = false
+    for scalar in text.unicodeScalars {
+      if scalar == "\u{1B}" {
+        skipping = true
+      } else if skipping {
+        if (0x40...0x7E).contains(scalar.value) && scalar != "[" { skipping = false }
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 }

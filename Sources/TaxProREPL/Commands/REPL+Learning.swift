@@ -63,7 +63,8 @@ extension REPL {
     heading("A worked example")
     switch workedExample(formula) {
     case .success(let (text, value, steps)):
-      lines.append(explanationSteps(text, value: value, steps: steps))
+      lines += explanationSteps(text, value: value, steps: steps).split(separator: "\n", omittingEmptySubsequences: false)
+        .map { $0.isEmpty ? "" : "  " + $0 }
     case .failure(let problem):
       lines.append("  " + style("No example could be worked out: \(problem.message)", .error))
     }
@@ -112,7 +113,11 @@ extension REPL {
     }
     var value: Value
     switch parameter.type {
-    case .money: value = .money(ExactDecimal(50_000))
+    case .money:
+      // An income-like input gets a typical income; any other amount (a contribution, a dividend) a smaller one.
+      let name = parameter.name.lowercased()
+      let incomeLike = ["income", "salary", "earnings", "wage", "pay"].contains { name.contains($0) }
+      value = .money(ExactDecimal(incomeLike ? 60_000 : 5_000))
     case .rate: value = .rate(ExactDecimal(significand: 5, exponent: -2))
     case .number: value = .number(ExactDecimal(1))
     case .bool: value = .bool(true)
