@@ -118,6 +118,7 @@ public struct CompletionList: Sendable {
 /// **Invariant:** pure. No I/O, no evaluation of anything the text declares; the only evaluation is of jurisdiction
 /// parameters from the program, for their values.
 public enum CompletionEngine {
+  /// The candidates at the query's cursor, best first, with the range they replace.
   public static func complete(_ query: CompletionQuery, in program: Program) -> CompletionList {
     let analysis = CompletionAnalysis(query: query, program: program)
     var candidates = analysis.candidates()

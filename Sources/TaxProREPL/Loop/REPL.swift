@@ -9,6 +9,7 @@ import TaxProCore
 /// with status 0. All terminal I/O goes through the editor and `REPLOutput`, so the same loop runs against libedit,
 /// a pipe, or a scripted list of lines in tests.
 public final class REPL {
+  /// What the loop needs from its surroundings, gathered so the executable and the tests each give their own.
   public struct Configuration: Sendable {
     /// Where the profile and records live; `nil` keeps nothing between runs.
     public var userFiles: UserFiles?
@@ -32,6 +33,7 @@ public final class REPL {
     }
   }
 
+  /// The prompts, equally wide so that continued lines line up under the first.
   public static let prompt = "taxpro> "
   public static let continuationPrompt = "   ...> "
 

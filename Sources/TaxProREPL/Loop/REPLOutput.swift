@@ -31,6 +31,7 @@ public final class Transcript: @unchecked Sendable {
   public var text: String { lock.withLock { all } }
   public var errorText: String { lock.withLock { errors } }
 
+  /// An output that appends here; pass it to the REPL under test.
   public var output: REPLOutput {
     REPLOutput(
       write: { [self] text in lock.withLock { all += text } },

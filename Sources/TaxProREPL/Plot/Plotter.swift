@@ -49,6 +49,8 @@ public struct PlotResult: Sendable {
 /// The x values are computed in exact decimal (money rounded to the cent), so the expression sees the same amounts
 /// a user would type; only the finished values become floating point, for pixel positions.
 public enum Plotter {
+  /// The points of `request`, with its ends checked first and the expression checked once (then evaluated per
+  /// point); `isCancelled` is polled between points, so Ctrl-C stops a long plot.
   public static func sample(
     _ request: PlotRequest, in session: Session, isCancelled: () -> Bool = { false }
   ) -> Result<PlotResult, DiagnosticList> {
