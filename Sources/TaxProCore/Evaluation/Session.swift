@@ -77,8 +77,8 @@ public final class Session {
   }
 
   /// A new source for input text.
-  public func makeSource(_ text: String, name: String) -> SourceFile {
-    let source = SourceFile(id: FileID(nextFileID), name: name, text: text)
+  public func makeSource(_ text: String, name: String, firstLine: Int = 1) -> SourceFile {
+    let source = SourceFile(id: FileID(nextFileID), name: name, text: text, firstLine: firstLine)
     nextFileID += 1
     inputs[source.id] = source
     return source
@@ -172,8 +172,9 @@ public final class Session {
   }
 
   /// Runs one piece of input: an expression, `let`, a formula or other declarations.
-  public func submit(_ text: String, name: String = "<input>") -> SessionOutcome {
-    let source = makeSource(text, name: name)
+  /// `firstLine` numbers the text's lines when it is part of a longer input.
+  public func submit(_ text: String, name: String = "<input>", firstLine: Int = 1) -> SessionOutcome {
+    let source = makeSource(text, name: name, firstLine: firstLine)
     let tree = Parser.parse(source, mode: .interactive)
     if tree.isIncomplete { return .incomplete }
     if tree.diagnostics.hasErrors { return .failed(tree.diagnostics) }
