@@ -192,13 +192,13 @@ enum Commands {
       lineNumber += 1
       if pending.isEmpty { startLine = lineNumber }
       pending += pending.isEmpty ? line : "\n" + line
-      let outcome = session.submit(pending, name: "<stdin>:\(startLine)")
+      let outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
       if case .incomplete = outcome { continue }
       pending = ""
       if !print(outcome, session) { status = 1 }
     }
     if !pending.isEmpty {
-      let source = SourceFile(id: FileID(-2), name: "<stdin>:\(startLine)", text: pending)
+      let source = SourceFile(id: FileID(-2), name: "<stdin>", text: pending, firstLine: startLine)
       var sources = session.sources
       sources[source.id] = source
       Output.writeError(Output.renderer(sources).render(Parser.parse(source, mode: .interactive).diagnostics))

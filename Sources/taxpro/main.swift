@@ -30,8 +30,11 @@ func run(_ arguments: [String]) -> Int32 {
     case "test": return try Commands.test(options)
     case "fmt": return try Commands.fmt(options)
     case "lsp": return LanguageServer.runOnStandardIO(year: options.year)
+    case "repl": return try InteractiveCommands.repl(options)
+    case "plot": return try InteractiveCommands.plot(options)
     default:
-      return try Commands.lines(options)
+      // The REPL at a terminal; piped input is evaluated line by line, one result each.
+      return isatty(STDIN_FILENO) == 1 ? try InteractiveCommands.repl(options) : try Commands.lines(options)
     }
   } catch {
     Output.writeError("taxpro: \(error.message)\n")
@@ -47,4 +50,11 @@ let worker = Thread {
 }
 worker.stackSize = 512 << 20
 worker.start()
+// A signal goes to any thread that does not block it. The REPL's Ctrl-C must interrupt the worker's blocking read (and
+// a resize or `fg` must wake it to redraw), so this thread, which only waits, blocks them; the worker was created
+// before, with them unblocked.
+var waitingSignals = sigset_t()
+sigemptyset(&waitingSignals)
+for signal in [SIGINT, SIGWINCH, SIGCONT] { sigaddset(&waitingSignals, signal) }
+pthread_sigmask(SIG_BLOCK, &waitingSignals, nil)
 while true { sleep(1000) }

@@ -42,6 +42,17 @@ struct ParserTests {
     }
   }
 
+  @Test func anUnclosedListStopsAtTheNextDeclaration() {
+    for broken in ["formula broken( =", "formula broken(x: Money) = max($1,", "formula broken(x: Money,"] {
+      let tree = Self.parse(broken + "\nformula ok(x: Money): Money = x\n")
+      let names = tree.declarations.compactMap { declaration -> String? in
+        if case .formula(let formula) = declaration { return formula.name.name }
+        return nil
+      }
+      #expect(names.contains("ok"), "\(broken): \(Self.messages(tree))")
+    }
+  }
+
   @Test func contextualKeywordsAreNamesElsewhere() {
     let tree = Self.parse(
       """

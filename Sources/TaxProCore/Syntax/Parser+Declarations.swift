@@ -10,7 +10,7 @@ extension Parser {
     }
     var parameters: [Parameter] = []
     if let open = expect(.leftParen, "'(' and the formula's parameters") {
-      while !at(.rightParen) && !at(.endOfFile) {
+      while !at(.rightParen) && !at(.endOfFile) && !atNextDeclaration {
         let before = position
         if let parameter = parseParameter() { parameters.append(parameter) }
         if at(.comma) {

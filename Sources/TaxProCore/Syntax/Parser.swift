@@ -187,6 +187,12 @@ public struct Parser {
     while !atStatementBoundary { advance() }
   }
 
+  /// At a declaration keyword at the start of a line: an unclosed list above must stop here rather than take the next
+  /// declaration in as its items.
+  var atNextDeclaration: Bool {
+    current.startsLine && current.column == 0 && isDeclarationStart(declarationKind)
+  }
+
   /// Skips to the next declaration keyword at the start of a line (or the end of the input).
   mutating func skipToDeclaration() {
     while !at(.endOfFile) {
