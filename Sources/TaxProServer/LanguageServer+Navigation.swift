@@ -21,7 +21,8 @@ extension LanguageServer {
       let info = Hover.info(
         at: source.offset(of: params.position), in: id, program: analysis.program, index: analysis.index, year: year)
     else { return .null }
-    return LSP.Hover(contents: .markdown(Markdown.hover(info)), range: source.range(of: info.span)).toJSON()
+    let contents = markup(Markdown.hover(info), supportsMarkdown("textDocument", "hover", "contentFormat"))
+    return LSP.Hover(contents: contents, range: source.range(of: info.span)).toJSON()
   }
 
   func definition(_ params: LSP.TextDocumentPositionParams) throws -> JSON {

@@ -133,15 +133,16 @@ extension LanguageServer {
     guard let info = SignatureHelp.info(text: source.text, offset: offset, program: recentAnalysis().program) else {
       return .null
     }
+    let markdown = supportsMarkdown("textDocument", "signatureHelp", "signatureInformation", "documentationFormat")
     let parameters = info.parameters.map { slot in
       LSP.ParameterInformation(
         label: .offsets(
           start: LineMap.utf16Offset(info.label, byteOffset: slot.labelRange.lowerBound),
           end: LineMap.utf16Offset(info.label, byteOffset: slot.labelRange.upperBound)),
-        documentation: slot.documentation.map(LSP.MarkupContent.markdown))
+        documentation: slot.documentation.map { markup($0, markdown) })
     }
     let signature = LSP.SignatureInformation(
-      label: info.label, documentation: info.documentation.map(LSP.MarkupContent.markdown), parameters: parameters,
+      label: info.label, documentation: info.documentation.map { markup($0, markdown) }, parameters: parameters,
       activeParameter: info.activeParameter)
     return LSP.SignatureHelp(
       signatures: [signature], activeSignature: 0, activeParameter: info.activeParameter

@@ -60,6 +60,7 @@ public final class LanguageServer: MessageHandler {
     switch method {
     case LSP.Method.initialize: return try initialize(request.decodeParams())
     case LSP.Method.shutdown: return .null
+    case LSP.Method.completion: return try completion(request.decodeParams())
     case LSP.Method.hover: return try hover(request.decodeParams())
     case LSP.Method.definition: return try definition(request.decodeParams())
     case LSP.Method.references: return try references(request.decodeParams())
@@ -79,7 +80,6 @@ public final class LanguageServer: MessageHandler {
     case LSP.Method.documentDiagnostic: return try pullDiagnostics(request.decodeParams())
     case LSP.Method.executeCommand: return try executeCommand(request.decodeParams(), connection: context.connection)
     default:
-      if let answer = try handleOptionalFeature(request, context: context) { return answer }
       throw ResponseError.methodNotFound(method)
     }
   }
@@ -153,6 +153,7 @@ public final class LanguageServer: MessageHandler {
     var capabilities = LSP.ServerCapabilities()
     capabilities.positionEncoding = .utf16
     capabilities.textDocumentSync = LSP.TextDocumentSyncOptions(openClose: true, change: .incremental)
+    capabilities.completionProvider = LSP.CompletionOptions(triggerCharacters: ["."], resolveProvider: false)
     capabilities.hoverProvider = true
     capabilities.signatureHelpProvider = LSP.SignatureHelpOptions(
       triggerCharacters: ["(", ","], retriggerCharacters: [","])
@@ -174,7 +175,6 @@ public final class LanguageServer: MessageHandler {
       capabilities.diagnosticProvider = LSP.DiagnosticOptions(
         identifier: "taxpro", interFileDependencies: true, workspaceDiagnostics: false)
     }
-    addOptionalCapabilities(&capabilities)
     return capabilities
   }
 

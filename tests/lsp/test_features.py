@@ -9,7 +9,9 @@ from pytest_lsp import LanguageClient
 from lsp_support import (apply_edits, decode_semantic_tokens, diagnostics, edits_by_uri, open_document, position_of,
                          uri)
 
-pytestmark = pytest.mark.asyncio
+# Anything the client's capabilities rule out (Markdown for a plain-text client…) fails the test.
+pytestmark = [pytest.mark.asyncio,
+              pytest.mark.filterwarnings("error::pytest_lsp.checks.LspSpecificationWarning")]
 
 
 def doc(client, name):
@@ -83,8 +85,8 @@ async def test_hover_shows_type_and_documentation(client: LanguageClient):
     assert hover.contents.kind == types.MarkupKind.Markdown
     value = hover.contents.value
     assert "formula take_home(income: Money, province: Province = ON): Money" in value
-    assert "**Definition:** What is left of income" in value
-    assert "**Tip:**" in value
+    assert "**Definition.** What is left of income" in value
+    assert "**Tip.**" in value
 
 
 async def test_hover_on_a_parameter_shows_its_value_for_the_year(client: LanguageClient):

@@ -87,7 +87,7 @@ public enum Hover {
       return HoverInfo(span: span, code: builtin.signature, documentation: documentation, value: nil, notes: ["Built-in function."])
     case .type(let type):
       var documentation = Documentation()
-      documentation.summary = describe(type)
+      documentation.summary = type.summary
       return HoverInfo(span: span, code: type.description, documentation: documentation, value: nil, notes: [])
     case .test(let name):
       let test = program.tests.first { $0.nameSpan == span }
@@ -184,19 +184,5 @@ public enum Hover {
       }
     }
     return [ValueFormatter.format(value)]
-  }
-
-  static func describe(_ type: TaxType) -> String {
-    switch type {
-    case .money: "An amount of money, always a whole number of cents: `$85,000`, `$0.50`, `-$12`."
-    case .rate: "A percentage: `13%`, `5.05%`. Added to an amount it means that share of the amount: `$100 + 15%` is `$115.00`."
-    case .number: "A plain number without a unit: `3`, `2.5`, `1_000`."
-    case .bool: "`true` or `false`."
-    case .text: "Text in double quotes: `\"Ontario\"`."
-    case .province: "A province or territory, by its code: `ON`, `QC`, … Its parameters are read as `province.income_tax`."
-    case .brackets: "A bracket table: rows of `threshold -> rate`, thresholds ascending."
-    case .federal: "The federal jurisdiction; read its parameters as `federal.income_tax`."
-    case .error: "A value with an error."
-    }
   }
 }
