@@ -8,8 +8,15 @@ extension LanguageServer {
   func completion(_ params: LSP.CompletionParams) throws -> JSON {
     guard let (_, source) = document(params.textDocument) else { return .null }
     let offset = source.offset(of: params.position)
-    let list = CompletionEngine.complete(
-      CompletionQuery(text: source.text, offset: offset, year: year), in: recentAnalysis().program)
+    // The engine reads the declaration around the cursor; giving it only that keeps completion quick in a large file.
+    let window = LanguageServer.declarationWindow(source.bytes, around: offset)
+    let text = String(decoding: source.bytes[window], as: UTF8.self)
+    var list = CompletionEngine.complete(
+      CompletionQuery(text: text, offset: offset - window.lowerBound, year: year), in: recentAnalysis().program)
+    for index in list.candidates.indices {
+      let range = list.candidates[index].range
+      list.candidates[index].range = (range.lowerBound + window.lowerBound)..<(range.upperBound + window.lowerBound)
+    }
     let markdown = supportsMarkdown("textDocument", "completion", "completionItem", "documentationFormat")
     let plaintext = clientCapabilities.capability(
       "textDocument", "completion", "completionItem", "documentationFormat")?.arrayValue?.contains(.string("plaintext")) == true
@@ -32,6 +39,36 @@ extension LanguageServer {
       return .object(object)
     }
     return ["isIncomplete": false, "items": .array(items)]
+  }
+
+  /// The lines of the top-level declaration holding `offset`: from the nearest line above (or at) it that starts a
+  /// declaration at column 0, to the next such line below it. At most `limit` bytes each way.
+  static func declarationWindow(_ bytes: [UInt8], around offset: Int, limit: Int = 65_536) -> Range<Int> {
+    let cursor = max(0, min(offset, bytes.count))
+    func startsDeclaration(_ lineStart: Int) -> Bool {
+      for keyword in ["formula ", "let ", "test ", "province ", "federal ", "parameters "] {
+        let word = Array(keyword.utf8)
+        if lineStart + word.count <= bytes.count, Array(bytes[lineStart..<(lineStart + word.count)]) == word {
+          return true
+        }
+      }
+      return false
+    }
+    var start = cursor
+    while start > 0, bytes[start - 1] != 10 { start -= 1 }
+    while start > 0, cursor - start < limit, !startsDeclaration(start) {
+      start -= 1
+      while start > 0, bytes[start - 1] != 10 { start -= 1 }
+    }
+    var end = cursor
+    while end < bytes.count, bytes[end] != 10 { end += 1 }
+    while end < bytes.count, end - cursor < limit {
+      let next = end + 1
+      if next >= bytes.count || startsDeclaration(next) { break }
+      end = next
+      while end < bytes.count, bytes[end] != 10 { end += 1 }
+    }
+    return start..<min(bytes.count, end)
   }
 
   /// Whether the client lists Markdown among the formats at this capability path; without it, plain text.
