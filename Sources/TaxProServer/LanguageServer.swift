@@ -33,6 +33,7 @@ public final class LanguageServer: MessageHandler {
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
   let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
 
+  /// `library` is the standard library (tests pass a smaller one); it is parsed once, here.
   public init(library: [LibraryFile] = StandardLibrary.files(), log: @escaping @Sendable (String) -> Void = Connection.logToStandardError) {
     self.workspace = Workspace(library: library)
     self.log = log
@@ -53,6 +54,7 @@ public final class LanguageServer: MessageHandler {
 
   // MARK: Dispatch
 
+  /// Requests are refused before `initialize` and after `shutdown` by `ServerLifecycle`, then dispatched by method.
   public func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
     if connection == nil { connection = context.connection }
     if let refusal = lifecycle.admit(request: request.method) { throw refusal }
@@ -84,6 +86,7 @@ public final class LanguageServer: MessageHandler {
     }
   }
 
+  /// Document changes are applied at once; the re-check they cause runs on the analyzer thread.
   public func handle(notification: NotificationMessage, connection: Connection) throws {
     if self.connection == nil { self.connection = connection }
     guard lifecycle.admit(notification: notification.method) else { return }

@@ -9,6 +9,7 @@ public struct CodeActionInfo: Sendable, Equatable {
   public var isPreferred: Bool
 }
 
+/// The fixes are the checker's own (`Diagnostic.fixes`): an editor offers exactly what `taxpro check` suggests.
 public enum CodeActions {
   /// Fixes of the diagnostics of `file` that touch `range` (byte offsets), in diagnostic order.
   public static func fixes(for diagnostics: [Diagnostic], in file: FileID, range: Range<Int>) -> [CodeActionInfo] {

@@ -1,5 +1,6 @@
 /// Code lenses and the commands behind them: run a `test` block, or explain a formula step by step.
 public struct LensInfo: Sendable, Equatable {
+  /// What clicking the lens does; the server turns it into a command the client sends back.
   public enum Action: Sendable, Equatable {
     /// Runs the test of that name in the lens's file.
     case runTest(name: String)
@@ -18,6 +19,7 @@ public struct TestReport: Sendable, Equatable {
   public var text: String
 }
 
+/// Lenses make the two things a learner does most — run a test, see a calculation explained — one click away.
 public enum CodeLenses {
   /// A lens on every test ("Run test") and on every formula without errors ("Explain f(…)").
   public static func lenses(file: FileID, program: Program) -> [LensInfo] {

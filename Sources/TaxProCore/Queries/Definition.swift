@@ -12,6 +12,7 @@ public enum Definition {
     return locations(of: occurrence, program: program, index: index, year: year)
   }
 
+  /// As `locations(at:in:program:index:year:)`, for an occurrence already found.
   public static func locations(
     of occurrence: SymbolOccurrence, program: Program, index: SymbolIndex, year: Int?
   ) -> [Span] {

@@ -1,5 +1,6 @@
 /// Folding: the regions of a file an editor can collapse.
 public struct FoldingRegion: Sendable, Equatable {
+  /// Comments fold apart from code, so an editor can fold "all comments".
   public enum Kind: Sendable, Equatable {
     case code
     case comment
@@ -10,6 +11,7 @@ public struct FoldingRegion: Sendable, Equatable {
   public var kind: Kind
 }
 
+/// Folding reads only the syntax tree, so it works while the file has errors.
 public enum Folding {
   /// Multi-line declarations, year blocks, bracket tables and interfaces, and runs of two or more comment lines.
   public static func regions(_ tree: SyntaxTree) -> [FoldingRegion] {

@@ -22,7 +22,9 @@ public struct HoverValue: Sendable {
   public var lines: [String]
 }
 
+/// Hover starts from the occurrence under the cursor, so it knows a name's meaning, not only its spelling.
 public enum Hover {
+  /// The hover for the name at `offset`, or nil where there is none.
   public static func info(
     at offset: Int, in file: FileID, program: Program, index: SymbolIndex, year: Int?
   ) -> HoverInfo? {
@@ -30,6 +32,7 @@ public enum Hover {
     return info(for: occurrence, program: program, year: year)
   }
 
+  /// The hover for an occurrence already found (code lenses and tests use it).
   public static func info(for occurrence: SymbolOccurrence, program: Program, year: Int?) -> HoverInfo? {
     let span = occurrence.span
     switch occurrence.symbol {

@@ -10,6 +10,7 @@ public struct InlayHintInfo: Sendable, Equatable {
   public var isProblem: Bool
 }
 
+/// Values come from the evaluator, bounded by `limits`, for the year the editor selected.
 public enum InlayHints {
   /// Evaluation is bounded per test and constant so that hints stay quick while typing.
   public static let limits = EvaluationLimits(steps: 2_000_000, depth: 1_500)

@@ -4,6 +4,7 @@
 /// program: built-ins, types and test names; symbols declared in files that cannot be edited (the standard library);
 /// and new names that are not identifiers, are reserved, or would collide with a name already in scope.
 public enum Rename {
+  /// Why a rename cannot be done, in words an editor shows as they are.
   public struct Refusal: Error, Sendable, Equatable {
     public var message: String
     public init(_ message: String) { self.message = message }

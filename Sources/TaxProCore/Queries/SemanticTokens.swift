@@ -14,6 +14,7 @@ public enum SemanticTokenModifier: Int, Sendable, CaseIterable {
   public var bit: Int { 1 << rawValue }
 }
 
+/// One classified token; a front end maps kinds and modifiers to its legend.
 public struct SemanticToken: Sendable, Equatable {
   /// Never spans a line break.
   public var span: Span
@@ -22,6 +23,7 @@ public struct SemanticToken: Sendable, Equatable {
   public var modifiers: Int
 }
 
+/// The classification of a whole file, names resolved through the program's occurrences.
 public enum SemanticTokens {
   /// The tokens of `source` in text order. `index` supplies what names mean; `libraryFiles` marks names declared in
   /// the standard library with `defaultLibrary`.

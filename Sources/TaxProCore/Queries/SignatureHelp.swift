@@ -4,6 +4,7 @@
 /// It reads tokens, not the tree, because the call being typed is unfinished (`tax(ON.income_tax, `) and the parser
 /// has already turned it into an error.
 public struct SignatureInfo: Sendable, Equatable {
+  /// A parameter and where its text is in the label, so an editor can highlight the active one.
   public struct ParameterSlot: Sendable, Equatable {
     /// Where the parameter is within `label`, in UTF-8 bytes (front ends convert to their own units).
     public var labelRange: Range<Int>
@@ -18,10 +19,12 @@ public struct SignatureInfo: Sendable, Equatable {
   public var documentation: String?
 }
 
+/// Signature help reads the text, so it needs no fresh check while the user types.
 public enum SignatureHelp {
   /// How far back from the cursor the call is looked for; a call's arguments rarely span more.
   static let window = 16_384
 
+  /// The call enclosing `offset` in `text`, or nil outside any call of a known formula or built-in.
   public static func info(text: String, offset: Int, program: Program) -> SignatureInfo? {
     let bytes = Array(text.utf8)
     let cursor = max(0, min(offset, bytes.count))

@@ -7,6 +7,7 @@
 public struct SymbolIndex: Sendable {
   let occurrences: [SymbolOccurrence]
 
+  /// Keeps a reference to the program's occurrences; nothing is copied or sorted up front.
   public init(_ program: Program) {
     self.occurrences = program.occurrences
   }

@@ -21,6 +21,7 @@ public struct WorkspaceSymbolMatch: Sendable {
   public var container: String?
 }
 
+/// Outline and search use the syntax trees, not the checked program, so a file with errors still has an outline.
 public enum Symbols {
   /// The outline of one file: formulas (with parameters and `let`s), constants, interfaces (with members),
   /// jurisdictions (with years, and each year's parameters) and tests.
