@@ -120,6 +120,11 @@ public final class EditLineEditor: LineEditor {
     setPrompt(prompt)
     // A Ctrl-C pressed while the REPL was busy belongs to what it was doing, not to this new line.
     Interrupts.clear()
+    // libedit draws the prompt first and puts the terminal in raw mode only when it reads the first key, so a key
+    // typed in between reaches the terminal driver in cooked mode: a Ctrl-D there becomes an end-of-file marker that
+    // raw mode then delivers as a NUL, and the Ctrl-D is lost. Raw mode before the prompt closes that gap; libedit
+    // returns to cooked mode when the line is done, as before.
+    _ = taxpro_el_prep_term(editLine, 1)
     var count: Int32 = 0
     guard let line = el_gets(editLine, &count), count > 0 else {
       if Interrupts.take() {
@@ -197,6 +202,22 @@ public final class EditLineEditor: LineEditor {
 
   private func readByte(_ byte: inout UInt8) -> ByteRead {
     while true {
+      // Wait first, so a Ctrl-C that lands between two reads (while the line is redrawn, or before the first read)
+      // gives up the line at once instead of leaving read() blocked with the flag set.
+      switch Interrupts.waitForInput(on: inputDescriptor) {
+      case .interrupted:
+        taxpro_set_errno(EINTR)
+        return .failed
+      case .otherSignal:
+        if taxpro_take_continued() != 0 {
+          _ = taxpro_el_refresh(editLine)
+        }
+        continue
+      case .failed:
+        return .failed
+      case .input:
+        break
+      }
       let result = Glibc.read(inputDescriptor, &byte, 1)
       if result == 1 { return .byte }
       if result == 0 { return .end }

@@ -25,4 +25,25 @@ public enum Interrupts {
 
   /// Sets the flag as SIGINT would, for tests and for cancelling from code.
   public static func raise() { taxpro_raise_interrupt_flag() }
+
+  /// What ended a wait for input.
+  enum Wait {
+    case input
+    case interrupted
+    /// Another signal (a resize, `fg`) interrupted the wait.
+    case otherSignal
+    case failed
+  }
+
+  /// Waits until `descriptor` has input or Ctrl-C is pressed, including a Ctrl-C that came before the wait began
+  /// (the handler also writes to a pipe the wait watches). Here, beside the flag, because the C state is per Swift
+  /// file (see the shim header).
+  static func waitForInput(on descriptor: Int32) -> Wait {
+    switch taxpro_wait_for_input(descriptor) {
+    case 1: .input
+    case 0: .interrupted
+    case -2: .otherSignal
+    default: .failed
+    }
+  }
 }

@@ -71,10 +71,13 @@ enum Commands {
     guard let session = try session(Array(options.arguments.dropFirst()), year: options.year) else { return 1 }
     switch session.explain(expression, name: "<expr>") {
     case .success(let (value, steps)):
+      let renderer = ExplanationRenderer(
+        program: session.program, sources: session.sources, style: Output.style(color: Output.colorOut))
       if options.json {
-        Output.write(ExplanationJSON.render(expression: expression, value: value, steps: steps, year: session.year) + "\n")
+        Output.write(
+          ExplanationJSON.render(expression: expression, value: value, steps: steps, year: session.year, renderer: renderer)
+            + "\n")
       } else {
-        let renderer = ExplanationRenderer(program: session.program, style: Output.style(color: Output.colorOut))
         Output.write(renderer.render(expression: expression, value: value, steps: steps))
       }
       return 0
@@ -191,13 +194,13 @@ enum Commands {
       lineNumber += 1
       if pending.isEmpty { startLine = lineNumber }
       pending += pending.isEmpty ? line : "\n" + line
-      let outcome = session.submit(pending, name: "<stdin>:\(startLine)")
+      let outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
       if case .incomplete = outcome { continue }
       pending = ""
       if !print(outcome, session) { status = 1 }
     }
     if !pending.isEmpty {
-      let source = SourceFile(id: FileID(-2), name: "<stdin>:\(startLine)", text: pending)
+      let source = SourceFile(id: FileID(-2), name: "<stdin>", text: pending, firstLine: startLine)
       var sources = session.sources
       sources[source.id] = source
       Output.writeError(Output.renderer(sources).render(Parser.parse(source, mode: .interactive).diagnostics))

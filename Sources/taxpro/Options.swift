@@ -101,14 +101,16 @@ struct Options {
 
     Usage:
       taxpro                                   the REPL (or, with input piped in, one result per line)
+      taxpro repl [FILE…]                      the REPL, with FILEs loaded
       taxpro eval 'EXPR' [FILE…]               print the value of EXPR
       taxpro eval --csv FILE 'EXPR' [FILE…]    one result per CSV row; the row's columns are names in EXPR
       taxpro explain [--json] 'EXPR' [FILE…]   explain EXPR step by step
       taxpro check [--syntax] FILE…            report problems in formula files (--syntax: parse only)
       taxpro test [FILE|DIR…]                  run test blocks (the standard library's when none are given)
       taxpro fmt [--check] FILE…               format files in the canonical style
-      taxpro plot 'EXPR' --over NAME=FROM..TO [--svg FILE] [FILE…]
-                                               chart EXPR as NAME goes from FROM to TO
+      taxpro plot 'EXPR' --over NAME=FROM..TO [--svg FILE] [--width N] [--height N] [FILE…]
+                                               chart EXPR as NAME goes from FROM to TO, in the terminal
+                                               (N in characters) or as an SVG file (N in pixels)
       taxpro lsp                               the language server on standard input and output
 
     Options:

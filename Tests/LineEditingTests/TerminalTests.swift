@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LineEditing
@@ -52,5 +53,25 @@ import Testing
     Interrupts.raise()
     Interrupts.clear()
     #expect(!Interrupts.isPending)
+  }
+
+  /// A Ctrl-C that arrives before the wait for a key begins must end the wait at once (it used to leave `read()`
+  /// blocked with the flag set), and input must end it too.
+  @Test func waitingForInputEndsOnCtrlCOrInput() throws {
+    Interrupts.install()
+    var fds: [Int32] = [-1, -1]
+    #expect(pipe(&fds) == 0)
+    defer {
+      close(fds[0])
+      close(fds[1])
+    }
+    Interrupts.clear()
+    // SIGINT while nobody waits: the handler sets the flag (and wakes any wait through its pipe).
+    #expect(kill(getpid(), SIGINT) == 0)
+    #expect(Interrupts.waitForInput(on: fds[0]) == .interrupted)
+    Interrupts.clear()
+    #expect(write(fds[1], "x", 1) == 1)
+    // A wait after a taken Ctrl-C drains the stale wake-up and reports the input.
+    #expect(Interrupts.waitForInput(on: fds[0]) == .input)
   }
 }

@@ -125,6 +125,29 @@ struct FormatterTests {
     #expect(before == after, "\(path): comments were lost, changed or reordered")
   }
 
+  /// The standard library and the examples are kept in the canonical layout.
+  @Test(arguments: corpus().filter { $0.contains("/Resources/") || $0.contains("/examples/") })
+  func shippedFilesAreFormatted(_ path: String) throws {
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let formatted = onLargeStack { Formatter.format(Self.parse(text)) }
+    #expect(formatted == text, "\(path) is not formatted: run taxpro fmt on it")
+  }
+
+  @Test func elseIfChainsTakeOneLinePerBranch() {
+    let input = "formula f(x: Money): Money = if x > $10 then $1 else if x > $5 then $2 else $3\n"
+    let expected = """
+      formula f(x: Money): Money =
+        if x > $10 then
+          $1
+        else if x > $5 then
+          $2
+        else
+          $3
+
+      """
+    #expect(Formatter.format(input) == expected)
+  }
+
   @Test func canonicalLayout() {
     let input = """
       ## Tax.

@@ -42,6 +42,17 @@ struct ParserTests {
     }
   }
 
+  @Test func anUnclosedListStopsAtTheNextDeclaration() {
+    for broken in ["formula broken( =", "formula broken(x: Money) = max($1,", "formula broken(x: Money,"] {
+      let tree = Self.parse(broken + "\nformula ok(x: Money): Money = x\n")
+      let names = tree.declarations.compactMap { declaration -> String? in
+        if case .formula(let formula) = declaration { return formula.name.name }
+        return nil
+      }
+      #expect(names.contains("ok"), "\(broken): \(Self.messages(tree))")
+    }
+  }
+
   @Test func contextualKeywordsAreNamesElsewhere() {
     let tree = Self.parse(
       """
@@ -130,5 +141,22 @@ struct ParserTests {
     // Invalid UTF-8 bytes.
     let bytes: [UInt8] = [0xFF, 0xFE, 0x28, 0xC3, 0x28, 0xE2, 0x82]
     _ = Self.parse(String(decoding: bytes, as: UTF8.self))
+  }
+}
+
+struct ParserRecoveryAfterDepthTests {
+  @Test func aTooDeepExpressionInABlockDoesNotSwallowTheRestOfTheFile() {
+    for block in ["test \"t\" { " + String(repeating: "not ", count: 300) + "true }",
+      "test \"t\" {\n  " + String(repeating: "-", count: 300) + "1 == 1\n}",
+      "province XX \"X\" {\n  year 2025 { a = " + String(repeating: "(", count: 300) + "1" + String(repeating: ")", count: 300) + " }\n}"]
+    {
+      let tree = ParserTests.parse(block + "\nformula g(y: Money): Money = y + 1\n")
+      let names = tree.declarations.compactMap { declaration -> String? in
+        if case .formula(let formula) = declaration { return formula.name.name }
+        return nil
+      }
+      #expect(names == ["g"], "\(block.prefix(30))")
+      #expect(tree.diagnostics.map(\.code) == ["too-deep"], "\(block.prefix(30))")
+    }
   }
 }

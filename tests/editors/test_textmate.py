@@ -324,3 +324,56 @@ def test_every_token_of_the_samples_is_scoped(tokenize):
                 assert len(scopes) > 1, f"{name}:{number + 1}:{column + 1} {char!r} is unscoped"
                 assert not any(s.startswith("invalid") for s in scopes), (
                     f"{name}:{number + 1}:{column + 1} {char!r}: {scopes}")
+
+
+EXAMPLES = sorted((GRAMMAR.parent.parent / "examples").glob("*.tax"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_example_files_are_tokenized_with_the_right_scopes(tokenize, path):
+    """Every example file: comments, documentation comments, keywords, money, rates and strings get their scopes,
+    and no visible character is left unscoped or marked invalid."""
+    source = path.read_text()
+    tokens = tokenize(source)
+
+    def scopes_at(line, column):
+        return tokens.chars.get((line, column), [])
+
+    def has(scopes, prefix):
+        return any(s == prefix or s.startswith(prefix + ".") for s in scopes)
+
+    checked = {"comment": 0, "keyword": 0, "money": 0, "rate": 0, "string": 0}
+    for number, line in enumerate(source.split("\n")):
+        for column, char in enumerate(line):
+            if not char.isspace():
+                scopes = scopes_at(number, column)
+                assert len(scopes) > 1, f"{path.name}:{number + 1}:{column + 1} {char!r} is unscoped"
+                assert not any(s.startswith("invalid") for s in scopes), f"{path.name}:{number + 1}: {scopes}"
+        stripped = line.lstrip()
+        if stripped.startswith("#"):
+            column = line.index("#")
+            expected = "comment.line.documentation" if stripped.startswith("##") else "comment.line"
+            assert has(scopes_at(number, column), expected), f"{path.name}:{number + 1}: {scopes_at(number, column)}"
+            checked["comment"] += 1
+            continue
+        code = line.split("#", 1)[0] if '"' not in line else line
+        for match in re.finditer(r"(?<![\w$])(formula|let|test|if|then|else|and|or|not)(?!\w)", code):
+            if has(scopes_at(number, match.start()), "string"):
+                continue
+            assert has(scopes_at(number, match.start()), "keyword") or has(
+                scopes_at(number, match.start()), "storage"), f"{path.name}:{number + 1}: {match.group()}"
+            checked["keyword"] += 1
+        for match in re.finditer(r"\$[0-9][0-9,_]*(\.[0-9]{1,2})?", code):
+            if has(scopes_at(number, match.start()), "string"):
+                continue
+            assert has(scopes_at(number, match.start()), "constant.numeric"), f"{path.name}:{number + 1}: {match.group()}"
+            checked["money"] += 1
+        for match in re.finditer(r"(?<![\w.$])[0-9][0-9_]*(\.[0-9_]+)?%", code):
+            if has(scopes_at(number, match.start()), "string"):
+                continue
+            assert has(scopes_at(number, match.start()), "constant.numeric"), f"{path.name}:{number + 1}: {match.group()}"
+            checked["rate"] += 1
+        for match in re.finditer(r'"(?:[^"\\]|\\.)*"', code):
+            assert has(scopes_at(number, match.start()), "string"), f"{path.name}:{number + 1}: {match.group()}"
+            checked["string"] += 1
+    assert checked["comment"] > 0 and checked["keyword"] > 0, checked

@@ -497,7 +497,9 @@ def test_literals_are_well_formed():
     for path in sorted(RESOURCES.rglob("*.tax")):
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             code = line.split("#", 1)[0]
-            for token in re.findall(r"\$[\d,._]*", code):
+            # A `..` after an amount is a range (`$0..$100`) and a comma not followed by a digit separates
+            # arguments: neither is part of the literal.
+            for token in re.findall(r"\$[\d_]*(?:,\d[\d_]*)*(?:\.(?!\.)[\d_]*)?", code):
                 assert re.fullmatch(MONEY, token), f"{path.name}:{n}: bad money literal {token!r}"
             assert "\t" not in line, f"{path.name}:{n}: tab"
             assert line == line.rstrip(), f"{path.name}:{n}: trailing space"

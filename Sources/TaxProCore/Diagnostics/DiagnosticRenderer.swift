@@ -51,7 +51,7 @@ public struct DiagnosticRenderer: Sendable {
   }
 
   func gutter(for spans: [Span]) -> Int {
-    let lines = spans.compactMap { span in sources[span.file].map { $0.lineIndex(of: span.start) + 1 } }
+    let lines = spans.compactMap { span in sources[span.file].map { $0.lineIndex(of: span.start) + $0.firstLine } }
     return String(lines.max() ?? 1).count
   }
 
@@ -95,7 +95,7 @@ public struct DiagnosticRenderer: Sendable {
       padding.append(scalar == "\t" ? "\t" : " ")
     }
     let markedWidth = max(1, String(decoding: lineBytes[startInLine..<endInLine], as: UTF8.self).unicodeScalars.count)
-    let number = String(lineIndex + 1)
+    let number = String(lineIndex + source.firstLine)
     let blankGutter = String(repeating: " ", count: gutterWidth + 1) + style("|", .gutter)
     var output = String(repeating: " ", count: gutterWidth - number.count) + style(number, .gutter) + " "
     output += style("|", .gutter) + " " + lineText + "\n"

@@ -43,11 +43,14 @@ public struct SourceFile: Sendable {
   public let bytes: [UInt8]
   /// Byte offset of the first byte of each line.
   public let lineStarts: [Int]
+  /// The number of the first line, for text that is part of a larger input (a statement read from standard input).
+  public let firstLine: Int
 
-  public init(id: FileID, name: String, text: String) {
+  public init(id: FileID, name: String, text: String, firstLine: Int = 1) {
     self.id = id
     self.name = name
     self.text = text
+    self.firstLine = firstLine
     self.bytes = Array(text.utf8)
     var starts = [0]
     starts.reserveCapacity(bytes.count / 32 + 1)
@@ -78,7 +81,7 @@ public struct SourceFile: Sendable {
     }
     // An offset inside a multi-byte scalar belongs to that scalar.
     if clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { column -= 1 }
-    return LineColumn(line: line + 1, column: max(column, 1))
+    return LineColumn(line: line + firstLine, column: max(column, 1))
   }
 
   /// The text of a 0-based line without its line break.

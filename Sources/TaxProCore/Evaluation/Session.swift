@@ -77,8 +77,8 @@ public final class Session {
   }
 
   /// A new source for input text.
-  public func makeSource(_ text: String, name: String) -> SourceFile {
-    let source = SourceFile(id: FileID(nextFileID), name: name, text: text)
+  public func makeSource(_ text: String, name: String, firstLine: Int = 1) -> SourceFile {
+    let source = SourceFile(id: FileID(nextFileID), name: name, text: text, firstLine: firstLine)
     nextFileID += 1
     inputs[source.id] = source
     return source
@@ -98,16 +98,7 @@ public final class Session {
   }
 
   func checkExpression(_ text: String, name: String) -> Result<TypedExpression, DiagnosticList> {
-    let source = makeSource(text, name: name)
-    let tree = Parser.parse(source, mode: .interactive)
-    if tree.diagnostics.hasErrors { return .failure(DiagnosticList(tree.diagnostics)) }
-    guard tree.declarations.count == 1, case .expression(let expression) = tree.declarations[0] else {
-      let span = Span(file: source.id, start: 0, end: source.bytes.count)
-      return .failure(DiagnosticList([.error("not-an-expression", "expected one expression", at: span)]))
-    }
-    let (typed, diagnostics) = Checker.check(expression, source: source, against: program, predefined: values)
-    if diagnostics.hasErrors { return .failure(DiagnosticList(diagnostics)) }
-    return .success(typed)
+    compile(text, name: name, locals: [])
   }
 
   /// Checks an expression in which `locals` are names whose values are given at each evaluation (`:plot`, CSV rows).
@@ -181,8 +172,9 @@ public final class Session {
   }
 
   /// Runs one piece of input: an expression, `let`, a formula or other declarations.
-  public func submit(_ text: String, name: String = "<input>") -> SessionOutcome {
-    let source = makeSource(text, name: name)
+  /// `firstLine` numbers the text's lines when it is part of a longer input.
+  public func submit(_ text: String, name: String = "<input>", firstLine: Int = 1) -> SessionOutcome {
+    let source = makeSource(text, name: name, firstLine: firstLine)
     let tree = Parser.parse(source, mode: .interactive)
     if tree.isIncomplete { return .incomplete }
     if tree.diagnostics.hasErrors { return .failed(tree.diagnostics) }

@@ -278,19 +278,22 @@ struct Printer {
 
   /// One statement `prefix + expression`, broken over lines when too long.
   mutating func printStatement(prefix: String, _ value: Expression, indent: Int) {
-    let flat = expression(value, indent: indent)
-    let line = pad(indent) + prefix + flat
-    let firstLineLength = line.split(separator: "\n", omittingEmptySubsequences: false).first?.count ?? line.count
-    if firstLineLength <= Formatter.lineWidth || flat.contains("\n") {
-      lines.append(contentsOf: line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-      return
-    }
-    lines.append(contentsOf: broken(prefix: pad(indent) + prefix, value, indent: indent))
+    lines.append(contentsOf: layout(prefix: pad(indent) + prefix, value, indent: indent))
   }
 
-  /// A too-long expression over several lines: a chain of operators one per line, an `if` with its branches on their
-  /// own lines, or a call with one argument per line.
-  func broken(prefix: String, _ value: Expression, indent: Int) -> [String] {
+  /// The lines of `prefix + value`. An `if` with `else if` branches always takes one line per condition and branch;
+  /// anything else stays on one line when it fits, and otherwise breaks: a chain of operators one per line, an `if`
+  /// with its branches on their own lines, a call with one argument per line.
+  func layout(prefix: String, _ value: Expression, indent: Int) -> [String] {
+    if case .conditional = value.kind, isChain(value) {
+      return conditionalLines(prefix: prefix, value, indent: indent)
+    }
+    let flat = expression(value, indent: indent)
+    let line = prefix + flat
+    let firstLineLength = line.split(separator: "\n", omittingEmptySubsequences: false).first?.count ?? line.count
+    if firstLineLength <= Formatter.lineWidth || flat.contains("\n") {
+      return line.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
     switch value.kind {
     case .binary(let op, _, _, _) where !op.isComparison:
       var operands: [(String?, Expression)] = []
@@ -300,24 +303,43 @@ struct Printer {
         result.append(pad(indent + 2) + (symbol ?? "") + " " + expression(operand, indent: indent + 2))
       }
       return result
-    case .conditional(let condition, let thenBranch, let elseBranch):
-      return [
-        prefix + "if " + expression(condition, indent: indent) + " then",
-        pad(indent + 1) + expression(thenBranch, indent: indent + 1),
-        pad(indent) + "else",
-        pad(indent + 1) + expression(elseBranch, indent: indent + 1),
-      ]
+    case .conditional:
+      return conditionalLines(prefix: prefix, value, indent: indent)
     case .call(let callee, let arguments) where !arguments.isEmpty:
       var result = [prefix + callee.name + "("]
       for (index, argument) in arguments.enumerated() {
-        result.append(
-          pad(indent + 1) + argumentText(argument, indent: indent + 1) + (index + 1 < arguments.count ? "," : ""))
+        let label = argument.label.map { "\($0.name): " } ?? ""
+        var argumentLines = layout(prefix: pad(indent + 1) + label, argument.value, indent: indent + 1)
+        if index + 1 < arguments.count, let last = argumentLines.popLast() { argumentLines.append(last + ",") }
+        result += argumentLines
       }
       result.append(pad(indent) + ")")
       return result
     default:
-      return [prefix + expression(value, indent: indent)]
+      return [line]
     }
+  }
+
+  /// Whether an `if` has an `else if`.
+  func isChain(_ value: Expression) -> Bool {
+    if case .conditional(_, _, let elseBranch) = value.kind, case .conditional = elseBranch.kind { return true }
+    return false
+  }
+
+  /// `if c then` / branch / `else if c then` / branch / … / `else` / branch, each branch indented one level.
+  func conditionalLines(prefix: String, _ value: Expression, indent: Int) -> [String] {
+    var result: [String] = []
+    var current = value
+    var head = prefix + "if "
+    while case .conditional(let condition, let thenBranch, let elseBranch) = current.kind {
+      result.append(head + expression(condition, indent: indent) + " then")
+      result += layout(prefix: pad(indent + 1), thenBranch, indent: indent + 1)
+      current = elseBranch
+      head = pad(indent) + "else if "
+    }
+    result.append(pad(indent) + "else")
+    result += layout(prefix: pad(indent + 1), current, indent: indent + 1)
+    return result
   }
 
   /// The operands of a left-associative chain of operators of one precedence.
@@ -331,7 +353,7 @@ struct Printer {
   }
 
   func isMultiline(_ value: Expression) -> Bool {
-    expression(value, indent: 0).contains("\n")
+    expression(value, indent: 0).contains("\n") || isChain(value)
   }
 
   func argumentText(_ argument: Argument, indent: Int) -> String {

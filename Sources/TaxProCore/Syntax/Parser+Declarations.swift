@@ -10,7 +10,7 @@ extension Parser {
     }
     var parameters: [Parameter] = []
     if let open = expect(.leftParen, "'(' and the formula's parameters") {
-      while !at(.rightParen) && !at(.endOfFile) {
+      while !at(.rightParen) && !at(.endOfFile) && !atNextDeclaration {
         let before = position
         if let parameter = parseParameter() { parameters.append(parameter) }
         if at(.comma) {
@@ -187,6 +187,9 @@ extension Parser {
     while !at(.rightBrace) && !at(.endOfFile) {
       let before = position
       item(&self)
+      // An expression nested too deeply skipped to the next line at column 0: the block cannot be trusted past it,
+      // and what follows belongs to the top level (otherwise the block would swallow the rest of the file).
+      if abandoning { break }
       if position == before {
         errorAtCurrent("syntax", "unexpected \(describe(current)) in \(what)")
         advance()

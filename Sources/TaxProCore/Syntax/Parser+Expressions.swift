@@ -139,7 +139,7 @@ extension Parser {
   mutating func parseArguments() -> ([Argument], Span) {
     let open = advance()
     var arguments: [Argument] = []
-    while !at(.rightParen) && !at(.endOfFile) && !abandoning {
+    while !at(.rightParen) && !at(.endOfFile) && !abandoning && !atNextDeclaration {
       let before = position
       var label: Identifier? = nil
       if at(.identifier) && peekKind(1) == .colon {

@@ -79,6 +79,8 @@ public struct Parser {
 
   func contextualKind(at index: Int) -> TokenKind {
     let token = tokens[index]
+    // `federal.credit_rate * $100` starts an expression; only `federal "Canada" {` declares the jurisdiction.
+    if token.kind == .kwFederal, index + 1 < tokens.count, tokens[index + 1].kind == .dot { return .identifier }
     guard token.kind == .identifier, index + 1 < tokens.count,
       let keyword = TokenKind.contextualKeywords[text(token)]
     else { return token.kind }
@@ -176,7 +178,8 @@ public struct Parser {
 
   /// After a statement: anything left on its line is an error, and is skipped.
   mutating func finishStatement(_ what: String, errorsBefore: Int) {
-    if atStatementBoundary { return }
+    // After "nested too deeply" the parser already skipped to a line at column 0, where the next declaration starts.
+    if atStatementBoundary || abandoning { return }
     if diagnostics.count == errorsBefore {
       var notes: [DiagnosticNote] = []
       if at(.identifier) || at(.number) || at(.money) || at(.rate) {
@@ -189,6 +192,12 @@ public struct Parser {
 
   mutating func skipRestOfLine() {
     while !atStatementBoundary { advance() }
+  }
+
+  /// At a declaration keyword at the start of a line: an unclosed list above must stop here rather than take the next
+  /// declaration in as its items.
+  var atNextDeclaration: Bool {
+    current.startsLine && current.column == 0 && isDeclarationStart(declarationKind)
   }
 
   /// Skips to the next declaration keyword at the start of a line (or the end of the input).

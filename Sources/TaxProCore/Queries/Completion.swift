@@ -1,0 +1,160 @@
+/// What a completion candidate stands for. Front ends map it to an icon (the LSP's `CompletionItemKind`) or a colour,
+/// and the ranking uses it to put the names nearest the cursor first.
+public enum CompletionKind: String, Sendable, CaseIterable {
+  /// A named argument of the formula being called (`income:`).
+  case argumentLabel
+  /// A formula's parameter or a `let` above the cursor in a body or test.
+  case local
+  /// A value the host keeps between inputs: the REPL's `ans` and `let` results.
+  case sessionValue
+  /// A parameter of a jurisdiction (`ON.income_tax`) or of the `Province` interface (`p.income_tax`).
+  case jurisdictionParameter
+  /// A top-level `let` constant.
+  case constant
+  case formula
+  /// A province or territory code, or `federal`.
+  case jurisdiction
+  case builtin
+  case keyword
+  case type
+
+  /// Lower sorts first among candidates that match equally well.
+  var rank: Int { CompletionKind.allCases.firstIndex(of: self) ?? 0 }
+}
+
+/// How well a candidate matches the word before the cursor. Candidates come sorted best first, so a front end that
+/// wants only real prefix matches (a terminal's Tab) can stop at the first `substring`.
+public enum CompletionMatch: Int, Sendable, Comparable {
+  /// The label starts with the word, letter case included (or the word is empty).
+  case prefix
+  /// The label starts with the word when case is ignored (`on` → `ON`).
+  case caseInsensitivePrefix
+  /// The word occurs inside the label (`tax` → `provincial_tax`); only for words of two letters or more.
+  case substring
+
+  public static func < (lhs: CompletionMatch, rhs: CompletionMatch) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One thing that could be written at the cursor.
+public struct CompletionCandidate: Sendable, Equatable {
+  /// What a list shows: `income_tax`, `provincial_tax`, `income:`.
+  public var label: String
+  public var kind: CompletionKind
+  /// The type or signature: `Money`, `provincial_tax(income: Money, province: Province): Money`.
+  public var detail: String
+  /// Markdown, from the `##` comments where there are any.
+  public var documentation: String?
+  /// The text that replaces `range`; differs from the label for argument labels (`income: `).
+  public var insertText: String
+  /// The text matched against what was typed (the label without decoration).
+  public var filterText: String
+  /// UTF-8 byte range of the query's text that `insertText` replaces: from the start of the word to the cursor.
+  public var range: Range<Int>
+  public var match: CompletionMatch
+  /// The value when it is known without running anything the user wrote: a jurisdiction parameter for the requested
+  /// year, a session value.
+  public var value: String?
+}
+
+/// What kind of place the cursor is in, so a front end can say why a list is empty or tune what it shows.
+public enum CompletionPosition: Sendable, Equatable {
+  /// Where a name can be written: inside an expression or at the start of a statement.
+  case names
+  /// After `object.`, where `object` is a jurisdiction code, `federal` or a name of type `Province` (the string is how
+  /// it was written).
+  case member(of: String)
+  /// Where a type is written: after `:` in a parameter list, a return type or an annotated `let`.
+  case type
+  /// Where a new name is being declared (a formula, a parameter, a `let`): nothing existing fits.
+  case declaration
+  /// Inside a comment, a text or a number.
+  case none
+}
+
+/// A request for completions: the current text of a source (possibly broken or half typed) and a cursor in it.
+public struct CompletionQuery: Sendable {
+  /// The whole text being edited: a document for the language server, the entry so far for the REPL.
+  public var text: String
+  /// The cursor, as a UTF-8 byte offset into `text` (clamped to the text).
+  public var offset: Int
+  /// `.file` for documents, `.interactive` for REPL input (where expressions may stand at the top level).
+  public var mode: ParseMode
+  /// Names the host defines beside the program: the REPL's `ans` and `let` values.
+  public var sessionValues: [String: Value]
+  /// When set, jurisdiction parameters carry their value for this tax year.
+  public var year: Int?
+
+  public init(
+    text: String, offset: Int, mode: ParseMode = .file, sessionValues: [String: Value] = [:], year: Int? = nil
+  ) {
+    self.text = text
+    self.offset = offset
+    self.mode = mode
+    self.sessionValues = sessionValues
+    self.year = year
+  }
+}
+
+/// The answer to a `CompletionQuery`.
+public struct CompletionList: Sendable {
+  public var position: CompletionPosition
+  /// The part of the word before the cursor that candidates were matched against.
+  public var prefix: String
+  /// From the start of the word to the cursor: what an inserted candidate replaces.
+  public var range: Range<Int>
+  /// The whole word around the cursor, for editors that replace rather than insert (LSP `InsertReplaceEdit`).
+  public var wordRange: Range<Int>
+  /// Best match first; see `CompletionMatch` and `CompletionKind` for the order.
+  public var candidates: [CompletionCandidate]
+}
+
+/// Completion for the REPL and the language server.
+///
+/// It works from the tokens around the cursor rather than from a successful parse, because completion is asked for
+/// exactly when the text is unfinished: the lexer never fails, and the parser's recovering tree is used only to find
+/// the formula or test the cursor is in and the parameters and `let`s visible there. Global names come from the
+/// checked `program`, which may be older than the text (the last version that was analysed).
+///
+/// **Invariant:** pure. No I/O, no evaluation of anything the text declares; the only evaluation is of jurisdiction
+/// parameters from the program, for their values.
+public enum CompletionEngine {
+  /// The candidates at the query's cursor, best first, with the range they replace.
+  public static func complete(_ query: CompletionQuery, in program: Program) -> CompletionList {
+    let analysis = CompletionAnalysis(query: query, program: program)
+    var candidates = analysis.candidates()
+    candidates = rank(candidates, prefix: analysis.prefix, range: analysis.range)
+    return CompletionList(
+      position: analysis.position, prefix: analysis.prefix, range: analysis.range, wordRange: analysis.wordRange,
+      candidates: candidates)
+  }
+
+  /// Keeps the candidates that match `prefix`, best first, one per label.
+  static func rank(_ candidates: [CompletionCandidate], prefix: String, range: Range<Int>) -> [CompletionCandidate] {
+    var seen = Set<String>()
+    var kept: [CompletionCandidate] = []
+    // Earlier (nearer) candidates win a tie on the label: a local shadows a formula of the same name.
+    for var candidate in candidates.sorted(by: { $0.kind.rank < $1.kind.rank }) {
+      guard let match = match(candidate.filterText, prefix) else { continue }
+      guard seen.insert(candidate.label).inserted else { continue }
+      candidate.match = match
+      candidate.range = range
+      kept.append(candidate)
+    }
+    return kept.sorted { a, b in
+      if a.match != b.match { return a.match < b.match }
+      if a.kind.rank != b.kind.rank { return a.kind.rank < b.kind.rank }
+      let (lowerA, lowerB) = (a.label.lowercased(), b.label.lowercased())
+      if lowerA != lowerB { return lowerA < lowerB }
+      return a.label < b.label
+    }
+  }
+
+  static func match(_ label: String, _ prefix: String) -> CompletionMatch? {
+    if prefix.isEmpty || label.hasPrefix(prefix) { return .prefix }
+    let lowerLabel = label.lowercased()
+    let lowerPrefix = prefix.lowercased()
+    if lowerLabel.hasPrefix(lowerPrefix) { return .caseInsensitivePrefix }
+    if lowerPrefix.count >= 2, lowerLabel.contains(lowerPrefix) { return .substring }
+    return nil
+  }
+}

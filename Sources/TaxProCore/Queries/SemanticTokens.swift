@@ -1,0 +1,124 @@
+/// Semantic highlighting: each token of a source classified by what it means, not only by how it looks.
+///
+/// The lexer says what is a keyword, a literal or a comment; the program's occurrences say what each name is
+/// (a formula, a parameter, a province…). Names the checker could not resolve are left to the editor's grammar.
+public enum SemanticTokenKind: Int, Sendable, CaseIterable {
+  case keyword, comment, string, number, `operator`, function, parameter, variable, property, namespace, interface
+  case type, enumMember
+}
+
+/// Modifiers as bits, in the order of `SemanticTokenModifier.allCases`.
+public enum SemanticTokenModifier: Int, Sendable, CaseIterable {
+  case declaration, readonly, defaultLibrary, documentation
+
+  public var bit: Int { 1 << rawValue }
+}
+
+/// One classified token; a front end maps kinds and modifiers to its legend.
+public struct SemanticToken: Sendable, Equatable {
+  /// Never spans a line break.
+  public var span: Span
+  public var kind: SemanticTokenKind
+  /// A bit set of `SemanticTokenModifier.bit`.
+  public var modifiers: Int
+}
+
+/// The classification of a whole file, names resolved through the program's occurrences.
+public enum SemanticTokens {
+  /// The tokens of `source` in text order. `index` supplies what names mean; `libraryFiles` marks names declared in
+  /// the standard library with `defaultLibrary`.
+  public static func tokens(
+    source: SourceFile, comments: [Comment], index: SymbolIndex?, program: Program?, libraryFiles: Set<FileID> = []
+  ) -> [SemanticToken] {
+    let lexed = Lexer.lex(source).tokens
+    var byStart: [Int: SymbolOccurrence] = [:]
+    for occurrence in index?.occurrences(in: source.id) ?? [] { byStart[occurrence.span.start] = occurrence }
+    var result: [SemanticToken] = []
+    result.reserveCapacity(lexed.count + comments.count)
+    func add(_ start: Int, _ end: Int, _ kind: SemanticTokenKind, _ modifiers: Int = 0) {
+      result.append(SemanticToken(span: Span(file: source.id, start: start, end: end), kind: kind, modifiers: modifiers))
+    }
+    for (position, token) in lexed.enumerated() {
+      let start = Int(token.start)
+      let end = Int(token.end)
+      switch token.kind {
+      case .endOfFile, .newline, .invalid:
+        continue
+      case .number, .money, .rate:
+        add(start, end, .number)
+      case .string:
+        add(start, end, .string)
+      case .identifier:
+        if isContextualKeyword(lexed, position, source: source) {
+          add(start, end, .keyword)
+        } else if let occurrence = byStart[start], occurrence.span.end == end {
+          let (kind, modifiers) = classify(occurrence, program: program, libraryFiles: libraryFiles)
+          add(start, end, kind, modifiers)
+        }
+      default:
+        if token.kind.isKeyword {
+          add(start, end, .keyword)
+        } else {
+          add(start, end, .operator)
+        }
+      }
+    }
+    for comment in comments {
+      add(comment.span.start, comment.span.end, .comment, comment.isDocumentation ? SemanticTokenModifier.documentation.bit : 0)
+    }
+    return result.sorted { $0.span.start < $1.span.start }
+  }
+
+  /// `province`, `parameters`, `test` and `year` where they start their construct, as the parser reads them.
+  static func isContextualKeyword(_ tokens: [Token], _ position: Int, source: SourceFile) -> Bool {
+    let token = tokens[position]
+    let length = Int(token.end - token.start)
+    guard length >= 4, length <= 10, position + 1 < tokens.count else { return false }
+    let word = String(decoding: source.bytes[token.range], as: UTF8.self)
+    guard let keyword = TokenKind.contextualKeywords[word] else { return false }
+    let next = tokens[position + 1].kind
+    switch keyword {
+    case .kwProvince: return next == .identifier
+    case .kwParameters: return next == .identifier && position + 2 < tokens.count && tokens[position + 2].kind == .leftBrace
+    case .kwTest: return next == .string
+    case .kwYear: return next == .number
+    default: return false
+    }
+  }
+
+  static func classify(
+    _ occurrence: SymbolOccurrence, program: Program?, libraryFiles: Set<FileID>
+  ) -> (SemanticTokenKind, Int) {
+    var modifiers = occurrence.isDefinition ? SemanticTokenModifier.declaration.bit : 0
+    let kind: SemanticTokenKind
+    switch occurrence.symbol {
+    case .formula(let name):
+      kind = .function
+      if let span = program?.formula(named: name)?.nameSpan, libraryFiles.contains(span.file) {
+        modifiers |= SemanticTokenModifier.defaultLibrary.bit
+      }
+    case .builtin:
+      kind = .function
+      modifiers |= SemanticTokenModifier.defaultLibrary.bit
+    case .formulaParameter:
+      kind = .parameter
+    case .local:
+      kind = .variable
+    case .constant:
+      kind = .variable
+      modifiers |= SemanticTokenModifier.readonly.bit
+    case .jurisdiction:
+      kind = .enumMember
+    case .interface:
+      kind = .interface
+    case .jurisdictionParameter:
+      kind = .property
+      modifiers |= SemanticTokenModifier.readonly.bit
+    case .type:
+      kind = .type
+    case .test:
+      kind = .string
+    }
+    return (kind, modifiers)
+  }
+}

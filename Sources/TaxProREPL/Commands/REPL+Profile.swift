@@ -1,0 +1,117 @@
+import Foundation
+import TaxProCore
+
+extension REPL {
+  /// Tells about a damaged profile or records file before the first prompt, so the user learns of it (and where it
+  /// was kept) before anything is written over its place.
+  func reportDamagedFiles() {
+    guard let files = configuration.userFiles else { return }
+    if case .damaged(let damage) = files.profile.load() { reportDamage(damage, what: "profile", path: files.profilePath) }
+    if case .damaged(let damage) = files.records.load() { reportDamage(damage, what: "records", path: files.recordsPath) }
+  }
+
+  func reportDamage(_ damage: Damage, what: String, path: String) {
+    var message = "your \(what) file \(path) is damaged (\(damage.reason))"
+    if let keptAt = damage.keptAt {
+      message += "; it was kept as \(keptAt), and a new \(what) file will be started"
+    } else {
+      message += "; it could not be moved aside and was left in place, and will not be written over"
+    }
+    output.writeError(style("warning:", .error) + " " + message + "\n")
+  }
+
+  /// The profile on disk now; damage is reported (the damaged file is moved aside by the load).
+  func loadProfile() -> Profile? {
+    guard let files = configuration.userFiles else { return nil }
+    switch files.profile.load() {
+    case .ok(let profile): return profile
+    case .missing: return Profile()
+    case .damaged(let damage):
+      reportDamage(damage, what: "profile", path: files.profilePath)
+      return Profile()
+    case .unreadable(let reason):
+      complain("cannot read \(files.profilePath): \(reason)")
+      return nil
+    }
+  }
+
+  func profileCommand(_ argument: String) {
+    guard let files = configuration.userFiles else {
+      complain("there is nowhere to keep a profile (neither XDG_DATA_HOME nor HOME is set)")
+      return
+    }
+    let words = argument.trimmed
+    if words.isEmpty {
+      guard let profile = loadProfile() else { return }
+      if profile.values.isEmpty {
+        note("your profile is empty; set a value with :profile income $85,000 (then :ask offers it)")
+        return
+      }
+      let rows = profile.values.keys.sorted().map { [style($0, .name), profile.values[$0] ?? ""] }
+      say(TextLayout.table(rows, indent: "  ").joined(separator: "\n"))
+      note("kept in \(files.profilePath)")
+      return
+    }
+    let name = String(words.prefix { !$0.isWhitespace })
+    let rest = words.dropFirst(name.count).trimmed
+    if name == "clear" {
+      guard !rest.isEmpty else {
+        complain("usage: :profile clear NAME")
+        return
+      }
+      store("profile", at: files.profilePath) { try files.profile.setValue(nil, for: rest) }
+      say("removed \(rest) from your profile")
+      return
+    }
+    guard REPL.isName(name) else {
+      complain("a profile name is a name such as income or province, not '\(name)'")
+      return
+    }
+    if rest.isEmpty {
+      guard let profile = loadProfile() else { return }
+      if let value = profile.values[name] {
+        say(style(name, .name) + " = " + style(value, .value))
+      } else {
+        note("\(name) is not in your profile")
+      }
+      return
+    }
+    let value: Value
+    switch session.compile(rest, name: "<profile>", locals: []) {
+    case .failure(let list):
+      report(list.diagnostics)
+      return
+    case .success(let typed):
+      switch session.evaluate(typed, locals: []) {
+      case .failure(let list):
+        report(list.diagnostics)
+        return
+      case .success(let computed): value = computed
+      }
+    }
+    let literal = REPL.literal(value)
+    if store("profile", at: files.profilePath, { try files.profile.setValue(literal, for: name) }) {
+      say(style(name, .name) + " = " + style(ValueFormatter.format(value), .value) + style(" (saved)", .note))
+    }
+  }
+
+  /// Runs a write to one of the user's files, reporting damage found (and moved aside) on the way, and failures;
+  /// true when it was written.
+  @discardableResult
+  func store(_ what: String, at path: String, _ write: () throws -> Damage?) -> Bool {
+    do {
+      if let damage = try write() { reportDamage(damage, what: what, path: path) }
+      return true
+    } catch {
+      complain("\(error)")
+      return false
+    }
+  }
+
+  static func isName(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else {
+      return false
+    }
+    return text.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }
+  }
+}

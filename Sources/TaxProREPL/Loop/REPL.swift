@@ -1,0 +1,203 @@
+import Foundation
+import LineEditing
+import TaxProCore
+
+/// The interactive loop: reads entries with a `LineEditor`, runs them in a `Session`, prints what came of them, and
+/// runs `:commands`.
+///
+/// It never ends on bad input: every problem is printed and the next prompt follows. It ends on Ctrl-D or `:quit`,
+/// with status 0. All terminal I/O goes through the editor and `REPLOutput`, so the same loop runs against libedit,
+/// a pipe, or a scripted list of lines in tests.
+public final class REPL {
+  /// What the loop needs from its surroundings, gathered so the executable and the tests each give their own.
+  public struct Configuration: Sendable {
+    /// Where the profile and records live; `nil` keeps nothing between runs.
+    public var userFiles: UserFiles?
+    public var color: Bool
+    /// Columns for wrapping text and sizing charts, asked each time (the window can be resized).
+    public var width: @Sendable () -> Int
+    /// Whether Ctrl-C (the SIGINT flag of `Interrupts`) cancels a running evaluation. Off in tests that run in a
+    /// process whose signals are not the REPL's.
+    public var handlesInterrupts: Bool
+    public var now: @Sendable () -> Date
+
+    public init(
+      userFiles: UserFiles?, color: Bool, width: @escaping @Sendable () -> Int = { 80 }, handlesInterrupts: Bool = true,
+      now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+      self.userFiles = userFiles
+      self.color = color
+      self.width = width
+      self.handlesInterrupts = handlesInterrupts
+      self.now = now
+    }
+  }
+
+  /// The prompts, equally wide so that continued lines line up under the first.
+  public static let prompt = "taxpro> "
+  public static let continuationPrompt = "   ...> "
+
+  let session: Session
+  let editor: LineEditor
+  let output: REPLOutput
+  let configuration: Configuration
+  let style: REPLStyle
+  var sources: SourceSet
+  /// Lines of an entry that is not finished yet.
+  var pendingLines: [String] = []
+  /// What `:save` keeps.
+  var lastCalculation: Calculation?
+  var quitRequested = false
+
+  /// `libraryTrees` are the standard library's trees the session was made with; `:load` adds files beside them.
+  public init(
+    session: Session, libraryTrees: [SyntaxTree], editor: LineEditor, output: REPLOutput, configuration: Configuration
+  ) {
+    self.session = session
+    self.editor = editor
+    self.output = output
+    self.configuration = configuration
+    self.style = REPLStyle(color: configuration.color)
+    self.sources = SourceSet(library: libraryTrees)
+    if configuration.handlesInterrupts {
+      Interrupts.install()
+      session.isCancelled = { Interrupts.isPending }
+    }
+    editor.completionProvider = { [unowned self] buffer, cursor in
+      self.complete(buffer, cursor: cursor)
+    }
+  }
+
+  // MARK: The loop
+
+  /// Runs until Ctrl-D or `:quit`; returns the exit status.
+  public func run() -> Int32 {
+    reportDamagedFiles()
+    while !quitRequested {
+      let input =
+        pendingLines.isEmpty
+        ? editor.readLine(prompt: promptText(REPL.prompt))
+        : editor.readContinuationLine(prompt: promptText(REPL.continuationPrompt))
+      switch input {
+      case .interrupted:
+        // The editor has shown ^C; whatever was being typed is dropped, the session stays.
+        pendingLines = []
+      case .endOfInput:
+        if !pendingLines.isEmpty { abandonPendingInput() }
+        return 0
+      case .line(let line):
+        handle(line)
+      }
+    }
+    return 0
+  }
+
+  /// One line typed at either prompt.
+  func handle(_ line: String) {
+    let blank = line.allSatisfy(\.isWhitespace)
+    if pendingLines.isEmpty {
+      if blank { return }
+      if line.drop(while: \.isWhitespace).hasPrefix(":") {
+        editor.addHistory(line)
+        runCommand(line)
+        return
+      }
+    } else if blank {
+      abandonPendingInput()
+      return
+    }
+    pendingLines.append(line)
+    let text = pendingLines.joined(separator: "\n")
+    let valuesBefore = session.values
+    let outcome = interruptible { session.submit(text, name: "<input>") }
+    if case .incomplete = outcome { return }
+    pendingLines = []
+    editor.addHistory(text)
+    show(outcome, for: text)
+    if case .value(let value) = outcome {
+      lastCalculation = Calculation(expression: text, values: valuesBefore, year: session.year, value: value)
+    }
+  }
+
+  /// A blank line (or Ctrl-D) on a continuation prompt gives up the unfinished entry, saying what it lacked.
+  func abandonPendingInput() {
+    let text = pendingLines.joined(separator: "\n")
+    pendingLines = []
+    editor.addHistory(text)
+    let source = session.makeSource(text, name: "<input>")
+    let diagnostics = Parser.parse(source, mode: .interactive).diagnostics
+    report(diagnostics)
+    note("the unfinished input was dropped")
+  }
+
+  func show(_ outcome: SessionOutcome, for text: String) {
+    switch outcome {
+    case .value(let value):
+      say(style(ValueFormatter.format(value), .value))
+    case .defined(let definitions):
+      for definition in definitions {
+        switch definition.kind {
+        case "let":
+          say("\(style(definition.name, .name)) = \(style(definition.detail, .value))")
+        case "formula":
+          say("defined \(style(definition.detail, .name))")
+        default:
+          say("defined \(definition.kind) \(style(definition.name, .name))")
+        }
+      }
+    case .tested(let outcomes):
+      let failed = outcomes.filter { !$0.passed }
+      for outcome in failed { report(outcome.failures) }
+      let summary = "\(outcomes.count - failed.count) passed, \(failed.count) failed"
+      say(style(summary, failed.isEmpty ? .success : .error))
+    case .failed(let diagnostics):
+      report(diagnostics)
+    case .nothing, .incomplete:
+      break
+    }
+  }
+
+  /// Runs `work`, which Ctrl-C cancels (the session polls the flag), then clears the flag so that a Ctrl-C that came
+  /// too late to stop `work` does not cancel what follows.
+  ///
+  /// The flag is not cleared before: a Ctrl-C pressed just after Enter, before the evaluation started, is meant for
+  /// it. (The editor clears stale ones when it starts reading a line.)
+  func interruptible<T>(_ work: () -> T) -> T {
+    let result = work()
+    if configuration.handlesInterrupts { Interrupts.clear() }
+    return result
+  }
+
+  // MARK: Output
+
+  /// A prompt, coloured up to its trailing spaces: libedit draws escape sequences with the character after them, so a
+  /// colour reset at the very end of a prompt would be lost and the typed text would take the prompt's colour.
+  func promptText(_ prompt: String) -> String {
+    let visible = prompt.trimmingTrailingSpaces
+    return style(visible, .prompt) + String(repeating: " ", count: prompt.count - visible.count)
+  }
+
+  func say(_ text: String) {
+    output.write(text.hasSuffix("\n") ? text : text + "\n")
+  }
+
+  func note(_ text: String) {
+    output.write(style(text, .note) + "\n")
+  }
+
+  func complain(_ text: String) {
+    output.writeError(style("error:", .error) + " " + text + "\n")
+  }
+
+  /// Prints diagnostics; a cancelled evaluation is one short line.
+  func report(_ diagnostics: [Diagnostic]) {
+    if diagnostics.contains(where: { $0.code == "cancelled" }) {
+      output.writeError(style("cancelled", .error) + "\n")
+      return
+    }
+    guard !diagnostics.isEmpty else { return }
+    output.writeError(DiagnosticRenderer(sources: session.sources, style: style.textStyle).render(diagnostics))
+  }
+
+  var width: Int { max(40, min(configuration.width(), 120)) }
+}

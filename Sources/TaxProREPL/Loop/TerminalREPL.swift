@@ -1,0 +1,42 @@
+import Foundation
+import LineEditing
+import TaxProCore
+
+/// The REPL wired to this process's terminal: libedit with the history file when standard input is a terminal, plain
+/// lines otherwise; the profile and records under the XDG data directory. The executable calls this and nothing
+/// else of the REPL, so the terminal's details stay in this module.
+public enum TerminalREPL {
+  /// Runs the REPL until Ctrl-D or `:quit`; returns the exit status.
+  ///
+  /// - Parameters:
+  ///   - libraryTrees: the standard library's trees, which `session` was made from.
+  ///   - files: formula files to load before the first prompt.
+  ///   - color: whether output is coloured (the caller has weighed `--no-color`, `NO_COLOR` and the output).
+  ///   - banner: printed first when standard input is a terminal.
+  public static func run(
+    session: Session, libraryTrees: [SyntaxTree], files: [String], color: Bool, banner: String?,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Int32 {
+    let output = REPLOutput.standard
+    var editor: LineEditor = StreamLineEditor()
+    let interactive = Terminal.standardInputIsTerminal
+    if interactive {
+      let historyPath = XDGDirectories(environment: environment).historyFile(application: "taxpro")
+      if let lineEditor = EditLineEditor(programName: "taxpro", historyPath: historyPath, colorEnabled: color) {
+        editor = lineEditor
+        if let problem = lineEditor.history.lastError { output.writeError("warning: \(problem)\n") }
+      } else {
+        output.writeError("warning: line editing is not available here; reading plain lines\n")
+      }
+    }
+    let configuration = REPL.Configuration(
+      userFiles: UserFiles(environment: environment), color: color, width: { Terminal.width() })
+    let repl = REPL(session: session, libraryTrees: libraryTrees, editor: editor, output: output, configuration: configuration)
+    if interactive, let banner { output.write(banner) }
+    repl.load(files)
+    return repl.run()
+  }
+
+  /// Columns of the terminal on standard output (80 when it is not one), for charts.
+  public static var width: Int { Terminal.width() }
+}

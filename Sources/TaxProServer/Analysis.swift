@@ -1,0 +1,30 @@
+import TaxProCore
+
+/// One checked state of the workspace: the program, its symbol index and the diagnostics per file, test failures
+/// included. Immutable, and replaced whole when the workspace changes.
+final class Analysis: Sendable {
+  let program: Program
+  let index: SymbolIndex
+  /// The workspace generation and tax year it was made for.
+  let generation: Int
+  let year: Int?
+  /// Parse, name, type and interface diagnostics plus failed tests, per file.
+  let diagnostics: [FileID: [Diagnostic]]
+
+  init(program: Program, generation: Int, year: Int?, testFiles: [FileID]) {
+    self.program = program
+    self.index = SymbolIndex(program)
+    self.generation = generation
+    self.year = year
+    var byFile: [FileID: [Diagnostic]] = [:]
+    for diagnostic in program.diagnostics { byFile[diagnostic.span.file, default: []].append(diagnostic) }
+    let outcomes = TestRunner.run(program, year: year, files: Set(testFiles), limits: InlayHints.limits)
+    for outcome in outcomes {
+      // A test with errors is already reported by the errors themselves.
+      for failure in outcome.failures where failure.code != "test-has-errors" {
+        byFile[failure.span.file, default: []].append(failure)
+      }
+    }
+    self.diagnostics = byFile
+  }
+}

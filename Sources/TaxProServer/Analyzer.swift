@@ -1,0 +1,170 @@
+import Foundation
+import LanguageServerProtocol
+import TaxProCore
+
+/// Checks the workspace on a thread of its own, so that the worker goes on answering requests (completion above all)
+/// while a large program is re-checked after an edit.
+///
+/// The worker submits snapshots (`Job`): value copies of the texts and trees, so nothing is shared but this object's
+/// locked state. Only the newest submitted job is kept; an older one that has not started is dropped, which
+/// coalesces bursts of edits. The analyzer publishes diagnostics itself when the client takes pushed diagnostics
+/// (the connection's writes are thread-safe), and the worker waits for it when a request needs a current analysis.
+final class Analyzer: @unchecked Sendable {
+  /// A source as the job sees it: already parsed, or a text to parse.
+  enum Input: Sendable {
+    case parsed(SyntaxTree)
+    case text(id: FileID, name: String, text: String)
+  }
+
+  /// A document whose diagnostics are pushed.
+  struct Target: Sendable {
+    var id: FileID
+    var uri: LSP.DocumentURI
+    var version: Int?
+    /// Open documents get an answer after every change, even an unchanged one: clients wait for it.
+    var always: Bool
+  }
+
+  struct Job: Sendable {
+    var generation: Int
+    var year: Int?
+    var inputs: [Input]
+    var testFiles: [FileID]
+    var uris: [FileID: LSP.DocumentURI]
+    /// Nil when the client pulls diagnostics.
+    var targets: [Target]?
+  }
+
+  private let condition = NSCondition()
+  private var pending: Job?
+  private var runningKey: Key?
+  private var latest: Analysis?
+  private var thread: Thread?
+  private let connection: Connection
+  private let log: @Sendable (String) -> Void
+  private let timing: Bool
+  /// What was last pushed per document; touched only on the analyzer's thread.
+  private var published: [FileID: [LSP.Diagnostic]] = [:]
+  private var publishedURIs: [FileID: LSP.DocumentURI] = [:]
+
+  struct Key: Equatable {
+    var generation: Int
+    var year: Int?
+  }
+
+  init(connection: Connection, log: @escaping @Sendable (String) -> Void, timing: Bool) {
+    self.connection = connection
+    self.log = log
+    self.timing = timing
+  }
+
+  /// The newest finished analysis, whatever it was made for.
+  var latestAnalysis: Analysis? {
+    condition.lock()
+    defer { condition.unlock() }
+    return latest
+  }
+
+  /// Queues a job (replacing one not yet started) unless the same state is already being checked or was checked.
+  func submit(_ job: Job) {
+    let key = Key(generation: job.generation, year: job.year)
+    condition.lock()
+    defer { condition.unlock() }
+    if let latest, Key(generation: latest.generation, year: latest.year) == key, job.targets == nil { return }
+    if runningKey == key && job.targets == nil { return }
+    pending = job
+    if thread == nil {
+      // The checker's depth limits assume a roomy stack, as on the command line.
+      let thread = Thread { [self] in run() }
+      thread.stackSize = 512 << 20
+      thread.name = "TaxPro analyzer"
+      self.thread = thread
+      thread.start()
+    }
+    condition.broadcast()
+  }
+
+  /// Waits for the analysis of exactly this state; the caller has submitted a job for it.
+  func wait(for key: Key) -> Analysis {
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      if let latest, Key(generation: latest.generation, year: latest.year) == key { return latest }
+      condition.wait()
+    }
+  }
+
+  /// Whether a job for this state is queued or running.
+  func isScheduled(_ key: Key) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    if runningKey == key { return true }
+    if let pending, Key(generation: pending.generation, year: pending.year) == key { return true }
+    return false
+  }
+
+  private func run() {
+    while true {
+      condition.lock()
+      while pending == nil { condition.wait() }
+      guard let job = pending else {
+        condition.unlock()
+        continue
+      }
+      pending = nil
+      runningKey = Key(generation: job.generation, year: job.year)
+      condition.unlock()
+
+      let analysis = analyze(job)
+      condition.lock()
+      latest = analysis
+      runningKey = nil
+      condition.broadcast()
+      let superseded = pending.map { $0.generation != job.generation || $0.year != job.year } ?? false
+      condition.unlock()
+      // Diagnostics of a state the editor has already left would only flicker.
+      if let targets = job.targets, !superseded { publish(analysis, targets: targets, uris: job.uris) }
+    }
+  }
+
+  private func analyze(_ job: Job) -> Analysis {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let trees = job.inputs.map { input -> SyntaxTree in
+      switch input {
+      case .parsed(let tree): tree
+      case .text(let id, let name, let text): Parser.parse(SourceFile(id: id, name: name, text: text))
+      }
+    }
+    let parsed = clock.now
+    let program = Checker.check(trees)
+    let checked = clock.now
+    let analysis = Analysis(program: program, generation: job.generation, year: job.year, testFiles: job.testFiles)
+    if timing {
+      log("analysis \(job.generation): parse \(parsed - start), check \(checked - parsed), tests \(clock.now - checked)")
+    }
+    return analysis
+  }
+
+  /// Pushes the diagnostics of every target whose set changed, and clears those of documents no longer targeted.
+  private func publish(_ analysis: Analysis, targets: [Target], uris: [FileID: LSP.DocumentURI]) {
+    var conversion = DiagnosticConversion(program: analysis.program, uris: uris)
+    var current: Set<FileID> = []
+    for target in targets {
+      current.insert(target.id)
+      let diagnostics = conversion.diagnostics(for: target.id, in: analysis)
+      if !target.always, published[target.id] ?? [] == diagnostics { continue }
+      published[target.id] = diagnostics
+      publishedURIs[target.id] = target.uri
+      connection.send(
+        notification: LSP.Method.publishDiagnostics,
+        params: LSP.PublishDiagnosticsParams(uri: target.uri, version: target.version, diagnostics: diagnostics))
+    }
+    for (id, uri) in publishedURIs where !current.contains(id) {
+      published[id] = nil
+      publishedURIs[id] = nil
+      connection.send(
+        notification: LSP.Method.publishDiagnostics, params: LSP.PublishDiagnosticsParams(uri: uri, diagnostics: []))
+    }
+  }
+}

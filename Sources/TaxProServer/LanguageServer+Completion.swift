@@ -1,0 +1,99 @@
+import Foundation
+import LanguageServerProtocol
+import TaxProCore
+
+extension LanguageServer {
+  /// `textDocument/completion` through the core's engine, the same one the REPL's Tab uses. It reads the current
+  /// text (however broken) and the last checked program, so it answers at once while the analyzer re-checks.
+  func completion(_ params: LSP.CompletionParams) throws -> JSON {
+    guard let (_, source) = document(params.textDocument) else { return .null }
+    let offset = source.offset(of: params.position)
+    // The engine reads the declaration around the cursor; giving it only that keeps completion quick in a large file.
+    let window = LanguageServer.declarationWindow(source.bytes, around: offset)
+    let text = String(decoding: source.bytes[window], as: UTF8.self)
+    var list = CompletionEngine.complete(
+      CompletionQuery(text: text, offset: offset - window.lowerBound, year: year), in: recentAnalysis().program)
+    for index in list.candidates.indices {
+      let range = list.candidates[index].range
+      list.candidates[index].range = (range.lowerBound + window.lowerBound)..<(range.upperBound + window.lowerBound)
+    }
+    let markdown = supportsMarkdown("textDocument", "completion", "completionItem", "documentationFormat")
+    let plaintext = clientCapabilities.capability(
+      "textDocument", "completion", "completionItem", "documentationFormat")?.arrayValue?.contains(.string("plaintext")) == true
+    let width = String(list.candidates.count).count
+    let items = list.candidates.enumerated().map { position, candidate -> JSON in
+      let range = source.range(of: Span(file: FileID(-1), start: candidate.range.lowerBound, end: candidate.range.upperBound))
+      var detail = candidate.detail
+      if let value = candidate.value { detail += detail.isEmpty ? "= \(value)" : " = \(value)" }
+      let rank = String(position)
+      let item = LSP.CompletionItem(
+        label: candidate.label, kind: LanguageServer.completionKind(candidate.kind),
+        detail: detail.isEmpty ? nil : detail,
+        documentation: markdown || plaintext ? candidate.documentation.map { markup($0, markdown) } : nil,
+        sortText: String(repeating: "0", count: width - rank.count) + rank, filterText: candidate.filterText,
+        textEdit: .edit(LSP.TextEdit(range: range, newText: candidate.insertText)))
+      // A client that names no format gets the specification's other shape: a bare string.
+      guard !markdown, !plaintext, let documentation = candidate.documentation, case .object(var object) = item.toJSON()
+      else { return item.toJSON() }
+      object["documentation"] = .string(markup(documentation, false).value)
+      return .object(object)
+    }
+    return ["isIncomplete": false, "items": .array(items)]
+  }
+
+  /// The lines of the top-level declaration holding `offset`: from the nearest line above (or at) it that starts a
+  /// declaration at column 0, to the next such line below it. At most `limit` bytes each way.
+  static func declarationWindow(_ bytes: [UInt8], around offset: Int, limit: Int = 65_536) -> Range<Int> {
+    let cursor = max(0, min(offset, bytes.count))
+    func startsDeclaration(_ lineStart: Int) -> Bool {
+      for keyword in ["formula ", "let ", "test ", "province ", "federal ", "parameters "] {
+        let word = Array(keyword.utf8)
+        if lineStart + word.count <= bytes.count, Array(bytes[lineStart..<(lineStart + word.count)]) == word {
+          return true
+        }
+      }
+      return false
+    }
+    var start = cursor
+    while start > 0, bytes[start - 1] != 10 { start -= 1 }
+    while start > 0, cursor - start < limit, !startsDeclaration(start) {
+      start -= 1
+      while start > 0, bytes[start - 1] != 10 { start -= 1 }
+    }
+    var end = cursor
+    while end < bytes.count, bytes[end] != 10 { end += 1 }
+    while end < bytes.count, end - cursor < limit {
+      let next = end + 1
+      if next >= bytes.count || startsDeclaration(next) { break }
+      end = next
+      while end < bytes.count, bytes[end] != 10 { end += 1 }
+    }
+    return start..<min(bytes.count, end)
+  }
+
+  /// Whether the client lists Markdown among the formats at this capability path; without it, plain text.
+  func supportsMarkdown(_ path: String...) -> Bool {
+    clientCapabilities.capabilities.value(at: path)?.arrayValue?.contains(.string("markdown")) == true
+  }
+
+  /// Markdown, or the same text without code fences for a client that shows plain text.
+  func markup(_ markdown: String, _ supported: Bool) -> LSP.MarkupContent {
+    if supported { return .markdown(markdown) }
+    return .plaintext(markdown.replacingOccurrences(of: "```taxpro\n", with: "").replacingOccurrences(of: "\n```", with: ""))
+  }
+
+  static func completionKind(_ kind: CompletionKind) -> LSP.CompletionItemKind {
+    switch kind {
+    case .argumentLabel: .property
+    case .local: .variable
+    case .sessionValue: .variable
+    case .jurisdictionParameter: .field
+    case .constant: .constant
+    case .formula: .function
+    case .jurisdiction: .module
+    case .builtin: .function
+    case .keyword: .keyword
+    case .type: .struct
+    }
+  }
+}

@@ -1,0 +1,162 @@
+import LanguageServerProtocol
+import TaxProCore
+
+extension LanguageServer {
+  /// Locations of many spans, converted file by file in text order (a long line is walked once, not per span).
+  func locations(_ spans: [Span]) -> [LSP.Location] {
+    var byFile: [FileID: [Int]] = [:]
+    for (position, span) in spans.enumerated() { byFile[span.file, default: []].append(position) }
+    var result = [LSP.Location?](repeating: nil, count: spans.count)
+    for (file, positions) in byFile {
+      guard let uri = workspace.uri(of: file), let map = lineMap(file) else { continue }
+      let ranges = map.ranges(of: positions.map { spans[$0] })
+      for (position, range) in zip(positions, ranges) { result[position] = LSP.Location(uri: uri, range: range) }
+    }
+    return result.compactMap { $0 }
+  }
+
+  func hover(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
+    let analysis = analysis()
+    guard let (id, source) = document(params.textDocument),
+      let info = Hover.info(
+        at: source.offset(of: params.position), in: id, program: analysis.program, index: analysis.index, year: year)
+    else { return .null }
+    let contents = markup(Markdown.hover(info), supportsMarkdown("textDocument", "hover", "contentFormat"))
+    return LSP.Hover(contents: contents, range: source.range(of: info.span)).toJSON()
+  }
+
+  func definition(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
+    let analysis = analysis()
+    guard let (id, source) = document(params.textDocument) else { return .null }
+    let spans = Definition.locations(
+      at: source.offset(of: params.position), in: id, program: analysis.program, index: analysis.index, year: year)
+    let locations = self.locations(spans)
+    if locations.isEmpty { return .null }
+    return locations.toJSON()
+  }
+
+  func references(_ params: LSP.ReferenceParams) throws -> JSON {
+    let analysis = analysis()
+    guard let (id, source) = document(params.textDocument) else { return .null }
+    let found = References.find(
+      at: source.offset(of: params.position), in: id, index: analysis.index,
+      includeDeclaration: params.context.includeDeclaration)
+    return locations(found.map(\.span)).toJSON()
+  }
+
+  func highlights(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
+    let analysis = analysis()
+    guard let (id, source) = document(params.textDocument) else { return .null }
+    let found = References.highlights(at: source.offset(of: params.position), in: id, index: analysis.index)
+    let ranges = source.ranges(of: found.map(\.span))
+    return zip(found, ranges).map { highlight, range in
+      LSP.DocumentHighlight(range: range, kind: highlight.isDefinition ? .write : .read)
+    }.toJSON()
+  }
+
+  func prepareRename(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
+    let analysis = analysis()
+    guard let (id, source) = document(params.textDocument) else { return .null }
+    switch Rename.prepare(
+      at: source.offset(of: params.position), in: id, program: analysis.program, index: analysis.index,
+      isEditable: workspace.isEditable)
+    {
+    case .success(let occurrence):
+      return LSP.PrepareRenameResult.rangeWithPlaceholder(
+        range: source.range(of: occurrence.span), placeholder: source.text(of: occurrence.span)
+      ).toJSON()
+    case .failure(let refusal):
+      throw ResponseError(code: .requestFailed, message: refusal.message)
+    }
+  }
+
+  func rename(_ params: LSP.RenameParams) throws -> JSON {
+    let analysis = analysis()
+    guard let (id, source) = document(params.textDocument) else { return .null }
+    let result = Rename.edits(
+      at: source.offset(of: params.position), in: id, newName: params.newName, program: analysis.program,
+      index: analysis.index, isEditable: workspace.isEditable)
+    switch result {
+    case .failure(let refusal):
+      throw ResponseError(code: .requestFailed, message: refusal.message)
+    case .success(let replacements):
+      return workspaceEdit(replacements, program: analysis.program).toJSON()
+    }
+  }
+
+  /// Groups replacements by document. Open documents are pinned to their version when the client can take
+  /// `documentChanges`, so a stale edit is refused rather than applied to the wrong text.
+  func workspaceEdit(_ replacements: [TextReplacement], program: Program) -> LSP.WorkspaceEdit {
+    var grouped: [FileID: [TextReplacement]] = [:]
+    for replacement in replacements { grouped[replacement.span.file, default: []].append(replacement) }
+    var byFile: [FileID: [LSP.TextEdit]] = [:]
+    for (file, list) in grouped {
+      guard let source = sourceFile(file, program) else { continue }
+      let ranges = source.ranges(of: list.map(\.span))
+      byFile[file] = zip(list, ranges).map { LSP.TextEdit(range: $1, newText: $0.text) }
+    }
+    let versioned =
+      clientCapabilities.capability("workspace", "workspaceEdit", "documentChanges")?.boolValue == true
+    if versioned {
+      let changes = byFile.keys.sorted().compactMap { id -> LSP.DocumentChange? in
+        guard let uri = workspace.uri(of: id), let edits = byFile[id] else { return nil }
+        let version = workspace.sources[id]?.isOpen == true ? workspace.sources[id]?.version : nil
+        return .edit(
+          LSP.TextDocumentEdit(
+            textDocument: LSP.OptionalVersionedTextDocumentIdentifier(uri: uri, version: version), edits: edits))
+      }
+      return LSP.WorkspaceEdit(documentChanges: changes)
+    }
+    var changes: [LSP.DocumentURI: [LSP.TextEdit]] = [:]
+    for (id, edits) in byFile {
+      if let uri = workspace.uri(of: id) { changes[uri] = edits }
+    }
+    return LSP.WorkspaceEdit(changes: changes)
+  }
+
+  func symbolKind(_ kind: OutlineKind) -> LSP.SymbolKind {
+    switch kind {
+    case .formula: .function
+    case .parameter: .variable
+    case .local: .variable
+    case .constant: .constant
+    case .interface: .interface
+    case .member: .property
+    case .jurisdiction: .namespace
+    case .year: .namespace
+    case .jurisdictionParameter: .property
+    case .test: .method
+    }
+  }
+
+  func documentSymbol(_ symbol: OutlineSymbol, source: LineMap) -> LSP.DocumentSymbol {
+    var range = source.range(of: symbol.span)
+    let selection = source.range(of: symbol.selectionSpan)
+    // The protocol needs the name inside the declaration; widen the declaration if recovery made it odd.
+    if selection.start < range.start { range.start = selection.start }
+    if range.end < selection.end { range.end = selection.end }
+    let children = symbol.children.map { documentSymbol($0, source: source) }
+    return LSP.DocumentSymbol(
+      name: symbol.name.isEmpty ? "(unnamed)" : symbol.name, detail: symbol.detail, kind: symbolKind(symbol.kind),
+      range: range, selectionRange: selection, children: children.isEmpty ? nil : children)
+  }
+
+  func documentSymbols(_ params: LSP.TextDocumentParams) throws -> JSON {
+    guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
+    let source = LineMap(tree.source)
+    return Symbols.outline(tree).map { documentSymbol($0, source: source) }.toJSON()
+  }
+
+  func workspaceSymbols(_ params: LSP.WorkspaceSymbolParams) throws -> JSON {
+    let all = workspace.programTrees()
+    let trees = all.filter { !workspace.isLibrary($0.source.id) } + all.filter { workspace.isLibrary($0.source.id) }
+    let matches = Symbols.search(params.query, in: trees)
+    return matches.compactMap { match -> LSP.WorkspaceSymbol? in
+      let span = match.symbol.selectionSpan
+      guard let uri = workspace.uri(of: span.file), let source = lineMap(span.file) else { return nil }
+      return LSP.WorkspaceSymbol(
+        name: match.symbol.name.isEmpty ? "(unnamed)" : match.symbol.name, kind: symbolKind(match.symbol.kind),
+        containerName: match.container, location: .location(LSP.Location(uri: uri, range: source.range(of: span))))
+    }.toJSON()
+  }
+}

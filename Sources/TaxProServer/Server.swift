@@ -1,1 +1,0 @@
-// The language server (see ARCHITECTURE.md).

@@ -1,0 +1,325 @@
+import Foundation
+import LanguageServerProtocol
+import TaxProCore
+import TaxProLibrary
+
+/// The sources the server knows: the standard library (parsed once, read-only), the `.tax` files under the
+/// workspace roots (read from disk, kept current by watched-file events), and the documents the editor has open
+/// (whose text the editor owns until it closes them).
+///
+/// Each source keeps one `FileID` for the whole session, so spans stay comparable across re-checks. A source is
+/// re-parsed only when its text changes; the program is re-checked from the kept trees when anything changed.
+final class Workspace {
+  struct Source {
+    var uri: LSP.DocumentURI
+    var path: String?
+    var id: FileID
+    var text: String
+    /// The editor's version while open; nil for a file read from disk.
+    var version: Int?
+    var isOpen: Bool
+    /// Whether the file is under a workspace root (so it stays known after the editor closes it).
+    var onDisk: Bool
+    /// Parsed lazily, dropped when the text changes.
+    var tree: SyntaxTree?
+    /// The library file this one stands in for (a copy of it, or the library file itself opened in the editor).
+    var replacesLibrary: String?
+  }
+
+  struct LibrarySource {
+    var name: String
+    var path: String
+    var uri: LSP.DocumentURI
+    var tree: SyntaxTree
+  }
+
+  private(set) var library: [LibrarySource] = []
+  private var libraryByPath: [String: Int] = [:]
+  private(set) var sources: [FileID: Source] = [:]
+  private var idsByKey: [String: FileID] = [:]
+  private var nextID: Int
+  private(set) var roots: [String] = []
+  /// Bumped on every change, so analyses can tell whether they are current.
+  private(set) var generation = 0
+
+  /// The most `.tax` files read from the workspace, and directory entries looked at, so that opening a home
+  /// directory by mistake cannot stall the server.
+  static let maximumFiles = 2_000
+  static let maximumEntries = 200_000
+
+  init(library files: [LibraryFile]) {
+    for (position, file) in files.enumerated() {
+      let source = SourceFile(id: FileID(position), name: file.name, text: file.text)
+      let path = URL(fileURLWithPath: file.path).standardizedFileURL.path
+      libraryByPath[path] = position
+      library.append(
+        LibrarySource(name: file.name, path: path, uri: LSP.DocumentURI(filePath: path), tree: Parser.parse(source)))
+    }
+    nextID = files.count
+  }
+
+  var libraryCount: Int { library.count }
+
+  /// The tax years the standard library has figures for.
+  var libraryYears: Set<Int> {
+    var years: Set<Int> = []
+    for entry in library {
+      for declaration in entry.tree.declarations {
+        if case .jurisdiction(let jurisdiction) = declaration { years.formUnion(jurisdiction.years.map(\.year)) }
+      }
+    }
+    return years
+  }
+
+  func isLibrary(_ id: FileID) -> Bool { id.rawValue >= 0 && id.rawValue < library.count }
+
+  /// A stable key for a URI: its standardized path for `file:` URIs, else the URI itself.
+  static func key(_ uri: LSP.DocumentURI) -> String {
+    if let path = uri.filePath { return "file:" + URL(fileURLWithPath: path).standardizedFileURL.path }
+    return uri.stringValue
+  }
+
+  func id(for uri: LSP.DocumentURI) -> FileID? {
+    let key = Workspace.key(uri)
+    if let id = idsByKey[key] { return id }
+    if let path = uri.filePath, let position = libraryByPath[URL(fileURLWithPath: path).standardizedFileURL.path] {
+      return FileID(position)
+    }
+    return nil
+  }
+
+  /// The URI clients should see for a file: the one they used, or the file's path.
+  func uri(of id: FileID) -> LSP.DocumentURI? {
+    if let source = sources[id] { return source.uri }
+    if isLibrary(id) { return library[id.rawValue].uri }
+    return nil
+  }
+
+  // MARK: Workspace roots
+
+  /// Finds the `.tax` files under the roots. Hidden directories (`.git`, `.build`) are skipped.
+  func setRoots(_ uris: [LSP.DocumentURI]) {
+    roots = uris.compactMap(\.filePath).map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    var found: [String] = []
+    var entries = 0
+    let manager = FileManager.default
+    for root in roots {
+      guard let enumerator = manager.enumerator(atPath: root) else { continue }
+      while let item = enumerator.nextObject() as? String {
+        entries += 1
+        if entries > Workspace.maximumEntries || found.count >= Workspace.maximumFiles { break }
+        let name = (item as NSString).lastPathComponent
+        if name.hasPrefix(".") || name == "node_modules" {
+          enumerator.skipDescendants()
+          continue
+        }
+        if name.hasSuffix(".tax") { found.append((root as NSString).appendingPathComponent(item)) }
+      }
+    }
+    for path in found.sorted() { loadFromDisk(path) }
+  }
+
+  func isUnderRoot(_ path: String) -> Bool {
+    roots.contains { root in path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/") }
+  }
+
+  private func loadFromDisk(_ path: String) {
+    guard let data = FileManager.default.contents(atPath: path) else { return }
+    let uri = LSP.DocumentURI(filePath: path)
+    let key = Workspace.key(uri)
+    if let id = idsByKey[key], sources[id]?.isOpen == true {
+      sources[id]?.onDisk = true
+      return
+    }
+    let id = idsByKey[key] ?? allocate(key)
+    sources[id] = Source(
+      uri: uri, path: path, id: id, text: String(decoding: data, as: UTF8.self), version: nil, isOpen: false,
+      onDisk: true, tree: nil, replacesLibrary: StandardLibrary.libraryName(ofCopy: path))
+    generation += 1
+  }
+
+  private func allocate(_ key: String) -> FileID {
+    let id = FileID(nextID)
+    nextID += 1
+    idsByKey[key] = id
+    return id
+  }
+
+  /// Applies watched-file events for `.tax` files: created and changed files are read again (unless open in the
+  /// editor, whose text wins), deleted ones are forgotten.
+  func applyWatchedChanges(_ events: [LSP.FileEvent]) {
+    for event in events {
+      guard let path = event.uri.filePath.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }),
+        path.hasSuffix(".tax")
+      else { continue }
+      let key = Workspace.key(event.uri)
+      if event.type == .deleted {
+        if let id = idsByKey[key], var source = sources[id] {
+          if source.isOpen {
+            source.onDisk = false
+            sources[id] = source
+          } else {
+            sources[id] = nil
+          }
+          generation += 1
+        }
+      } else if libraryByPath[path] == nil {
+        loadFromDisk(path)
+      }
+    }
+  }
+
+  // MARK: Open documents
+
+  func open(_ item: LSP.TextDocumentItem) {
+    let key = Workspace.key(item.uri)
+    let path = item.uri.filePath.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    // The library's own file, opened in the editor: its text replaces the library's copy, under the library's id.
+    if let path, let position = libraryByPath[path] {
+      let id = FileID(position)
+      idsByKey[key] = id
+      sources[id] = Source(
+        uri: item.uri, path: path, id: id, text: item.text, version: item.version, isOpen: true, onDisk: false,
+        tree: nil, replacesLibrary: library[position].name)
+      generation += 1
+      return
+    }
+    let id = idsByKey[key] ?? allocate(key)
+    let onDisk = sources[id]?.onDisk ?? false
+    sources[id] = Source(
+      uri: item.uri, path: path, id: id, text: item.text, version: item.version, isOpen: true,
+      onDisk: onDisk || (path.map(isUnderRoot) ?? false),
+      tree: nil, replacesLibrary: path.flatMap(StandardLibrary.libraryName(ofCopy:)))
+    generation += 1
+  }
+
+  enum ChangeOutcome {
+    case applied
+    case unknownDocument
+    case staleVersion(current: Int)
+  }
+
+  /// Applies a `didChange`'s edits in order, each to the result of the one before.
+  func change(_ params: LSP.DidChangeTextDocumentParams) -> ChangeOutcome {
+    guard let id = id(for: params.textDocument.uri), var source = sources[id], source.isOpen else {
+      return .unknownDocument
+    }
+    if let current = source.version, params.textDocument.version < current {
+      return .staleVersion(current: current)
+    }
+    var text = source.text
+    for change in params.contentChanges {
+      guard let range = change.range else {
+        text = change.text
+        continue
+      }
+      let file = LineMap(SourceFile(id: id, name: "", text: text))
+      let bytes = file.byteRange(of: range)
+      var updated = file.bytes
+      updated.replaceSubrange(bytes, with: Array(change.text.utf8))
+      text = String(decoding: updated, as: UTF8.self)
+    }
+    source.text = text
+    source.version = params.textDocument.version
+    source.tree = nil
+    sources[id] = source
+    generation += 1
+    return .applied
+  }
+
+  /// The editor let go of a document: a workspace file goes back to its text on disk; anything else is forgotten.
+  func close(_ uri: LSP.DocumentURI) {
+    guard let id = id(for: uri), let source = sources[id] else { return }
+    if isLibrary(id) {
+      sources[id] = nil
+    } else if source.onDisk, let path = source.path, let data = FileManager.default.contents(atPath: path) {
+      sources[id] = Source(
+        uri: LSP.DocumentURI(filePath: path), path: path, id: id, text: String(decoding: data, as: UTF8.self),
+        version: nil, isOpen: false, onDisk: true, tree: nil, replacesLibrary: source.replacesLibrary)
+    } else {
+      sources[id] = nil
+    }
+    generation += 1
+  }
+
+  // MARK: Trees
+
+  /// The syntax tree of a source, parsing it if its text changed.
+  func tree(_ id: FileID) -> SyntaxTree? {
+    if var source = sources[id] {
+      if let tree = source.tree { return tree }
+      let tree = Parser.parse(SourceFile(id: id, name: source.path ?? source.uri.stringValue, text: source.text))
+      source.tree = tree
+      sources[id] = source
+      return tree
+    }
+    if isLibrary(id) { return library[id.rawValue].tree }
+    return nil
+  }
+
+  /// The current text of a source as a `SourceFile` (for position conversion), without parsing it.
+  func sourceFile(_ id: FileID) -> SourceFile? {
+    if let tree = sources[id]?.tree { return tree.source }
+    if let source = sources[id] { return SourceFile(id: id, name: source.path ?? source.uri.stringValue, text: source.text) }
+    if isLibrary(id) { return library[id.rawValue].tree.source }
+    return nil
+  }
+
+  /// Every tree the program is checked from: the library (less the files a workspace copy stands in for), then the
+  /// workspace's files and open documents, in id order.
+  func programTrees() -> [SyntaxTree] {
+    let replaced = Set(sources.values.filter { !isLibrary($0.id) }.compactMap(\.replacesLibrary))
+    var trees: [SyntaxTree] = []
+    for (position, entry) in library.enumerated() where !replaced.contains(entry.name) {
+      trees.append(tree(FileID(position)) ?? entry.tree)
+    }
+    for id in sources.keys.sorted() where !isLibrary(id) {
+      if let tree = tree(id) { trees.append(tree) }
+    }
+    return trees
+  }
+
+  /// A snapshot of `programTrees()` for the analyzer: trees already parsed, and the texts of the others, which the
+  /// analyzer parses on its own thread.
+  func inputs() -> [Analyzer.Input] {
+    let replaced = Set(sources.values.filter { !isLibrary($0.id) }.compactMap(\.replacesLibrary))
+    var result: [Analyzer.Input] = []
+    func input(_ id: FileID) -> Analyzer.Input? {
+      if let source = sources[id] {
+        if let tree = source.tree { return .parsed(tree) }
+        return .text(id: id, name: source.path ?? source.uri.stringValue, text: source.text)
+      }
+      if isLibrary(id) { return .parsed(library[id.rawValue].tree) }
+      return nil
+    }
+    for (position, entry) in library.enumerated() where !replaced.contains(entry.name) {
+      if let item = input(FileID(position)) { result.append(item) }
+    }
+    for id in sources.keys.sorted() where !isLibrary(id) {
+      if let item = input(id) { result.append(item) }
+    }
+    return result
+  }
+
+  /// Keeps the trees an analysis parsed, when the texts have not changed since.
+  func adopt(_ trees: [SyntaxTree], generation: Int) {
+    guard generation == self.generation else { return }
+    for tree in trees where sources[tree.source.id]?.tree == nil {
+      sources[tree.source.id]?.tree = tree
+    }
+  }
+
+  /// Every known URI, for locations in diagnostics.
+  var uris: [FileID: LSP.DocumentURI] {
+    var result: [FileID: LSP.DocumentURI] = [:]
+    for (position, entry) in library.enumerated() { result[FileID(position)] = entry.uri }
+    for (id, source) in sources { result[id] = source.uri }
+    return result
+  }
+
+  /// The ids of the user's sources (not the library's), whose diagnostics and tests the server reports.
+  var userFiles: [FileID] { sources.keys.filter { !isLibrary($0) }.sorted() }
+
+  /// Whether rename may edit the file: the library is read-only, even when opened in the editor.
+  func isEditable(_ id: FileID) -> Bool { !isLibrary(id) }
+}
