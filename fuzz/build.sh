@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=fuzz/out/modules
 mkdir -p "$modules"
-flags=(-parse-as-library -swift-version 6 -sanitize=fuzzer,address -O -g)
+flags=(-parse-as-library -swift-version 6 -sanitize=fuzzer,address -O -g -enable-testing)
 
 # build_module NAME: Sources/NAME compiled into one object and a module others can import.
 build_module() {
