@@ -484,7 +484,7 @@ extension ExactDecimal: CustomStringConvertible {
 extension ExactDecimal {
   /// Parses plain decimal digits such as `1234.5678` (no sign, no separators). Digits beyond the precision are
   /// rounded, half to even; `isExact` is false then. Throws `.overflow` for magnitudes of 10^100 and more.
-  public static func parse<Bytes: Collection<UInt8>>(digits text: Bytes) throws(ArithmeticError) -> (
+  @inlinable public static func parse<Bytes: Collection<UInt8>>(digits text: Bytes) throws(ArithmeticError) -> (
     value: ExactDecimal, isExact: Bool
   ) {
     var magnitude: UInt128 = 0
