@@ -8,8 +8,8 @@
 It installs what it needs when missing (Debian `bc` and `qalc`; `tombi` and `ruff` from PyPI into bench/.venv),
 builds TaxPro in release, and runs every comparison with the commands alternating (A, B, A, B, …, the order rotating
 each round) so that noise on this shared machine falls on all of them alike. Times are wall-clock times of whole
-processes (or of a server's answers); peak memory is each process's maximum resident set (`wait4`'s rusage, or the
-server's VmHWM).
+processes (or of a server's answers); peak memory is each process's maximum resident set (from GNU time in a run of
+its own, or the server's VmHWM).
 """
 
 from __future__ import annotations
