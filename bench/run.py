@@ -398,8 +398,9 @@ class ServerRun:
     def __init__(self, server: str, workspace: Path, document: tuple[str, str, str]):
         self.server = server
         self.name, self.language, self.text = document
+        # The documents live only in the editor (nothing on disk): TaxPro's workspace is one program, and a file on
+        # disk would define every formula a second time beside an opened copy of it.
         self.path = workspace / self.name
-        self.path.write_text(self.text)
         self.uri = self.path.as_uri()
         self.client = lsp_client.LspClient(server_argv(server), workspace)
         self.capabilities = self.client.initialize(workspace).get("capabilities", {})
@@ -415,14 +416,29 @@ class ServerRun:
         return arrived - start
 
     def open_once(self) -> float:
-        """Opens a fresh copy of the document (a new URI each time) and waits for its diagnostics."""
+        """Opens a fresh copy of the document (a new URI each time, with the main document closed meanwhile) and
+        waits for its diagnostics."""
         self.opened += 1
+        self.client.notify("textDocument/didClose", {"textDocument": {"uri": self.uri}})
         uri = self.path.with_name(f"copy{self.opened}_{self.name}").as_uri()
         start = self.client.notify("textDocument/didOpen", {"textDocument": {
             "uri": uri, "languageId": self.language, "version": 1, "text": self.text}})
         seconds = self.wait_diagnostics(uri, start)
         self.client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        self.version += 1
+        start = self.client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": self.uri, "languageId": self.language, "version": self.version, "text": self.current_text()}})
+        self.wait_diagnostics(self.uri, start)
         return seconds
+
+    def current_text(self) -> str:
+        """The main document as the edits so far left it."""
+        if not self.digit_toggle:
+            return self.text
+        line, column = self.positions["edit"]
+        lines = self.text.split("\n")
+        lines[line] = lines[line][:column] + "2" + lines[line][column + 1:]
+        return "\n".join(lines)
 
     def open_main(self):
         start = self.client.notify("textDocument/didOpen", {"textDocument": {
