@@ -33,40 +33,32 @@ public enum ValueFormatter {
     let (cents, overflow) = UInt64(truncatingIfNeeded: rounded.magnitude).multipliedReportingOverflow(
       by: powersOfTen64[shift])
     guard !overflow else { return false }
-    if rounded.isNegative { output.append(UInt8(ascii: "-")) }
-    output.append(UInt8(ascii: "$"))
-    let dollars = cents / 100
-    var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
-    // Groups of three digits, least significant first.
-    var groupCount = 0
-    var rest = dollars
-    withUnsafeMutableBytes(of: &digits) { raw in
-      let groups = raw.bindMemory(to: UInt64.self)
-      repeat {
-        groups[groupCount] = rest % 1000
-        rest /= 1000
-        groupCount += 1
-      } while rest > 0
-      var first = true
-      for index in stride(from: groupCount - 1, through: 0, by: -1) {
-        let group = groups[index]
-        if first {
-          first = false
-          if group >= 100 { output.append(UInt8(48 + group / 100)) }
-          if group >= 10 { output.append(UInt8(48 + group / 10 % 10)) }
-          output.append(UInt8(48 + group % 10))
-        } else {
-          output.append(UInt8(ascii: ","))
-          output.append(UInt8(48 + group / 100))
-          output.append(UInt8(48 + group / 10 % 10))
-          output.append(UInt8(48 + group % 10))
-        }
+    // Written backwards into a buffer on the stack (2^64 cents take at most 26 bytes with the sign, `$`, the point and
+    // the commas), then appended at once.
+    var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &buffer) { raw in
+      var position = raw.count
+      func put(_ byte: UInt8) {
+        position -= 1
+        raw[position] = byte
       }
+      var rest = cents
+      put(UInt8(48 + rest % 10))
+      rest /= 10
+      put(UInt8(48 + rest % 10))
+      rest /= 10
+      put(UInt8(ascii: "."))
+      var digits = 0
+      repeat {
+        if digits > 0 && digits % 3 == 0 { put(UInt8(ascii: ",")) }
+        put(UInt8(48 + rest % 10))
+        rest /= 10
+        digits += 1
+      } while rest > 0
+      put(UInt8(ascii: "$"))
+      if rounded.isNegative { put(UInt8(ascii: "-")) }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
     }
-    let fraction = cents % 100
-    output.append(UInt8(ascii: "."))
-    output.append(UInt8(48 + fraction / 10))
-    output.append(UInt8(48 + fraction % 10))
     return true
   }
 
