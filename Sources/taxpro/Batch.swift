@@ -17,7 +17,10 @@ enum Batch {
       throw Options.UsageError(message: "cannot read '\(csvPath)'")
     }
     guard let session = try Commands.session(files, year: year) else { return 1 }
-    let bytes = file.bytes
+    // Freed by the process's exit rather than object by object.
+    KeptUntilExit.keep(session)
+    KeptUntilExit.keep(file)
+    guard let bytes = file.bytes else { throw Options.UsageError(message: "cannot read '\(csvPath)'") }
     var reader = CSVReader(bytes: bytes)
     guard let header = reader.next() else { throw Options.UsageError(message: "'\(csvPath)' is empty") }
     let rowsStart = (index: reader.index, line: reader.line)
@@ -56,10 +59,11 @@ enum Batch {
     let parts = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
     let pieces = CSVReader.split(bytes, body, line: rowsStart.line, parts: parts)
     let batch = Rows(
-      file: file, columns: columns, parser: FieldParser(provinces: session.program.provinceCodes),
+      bytes: bytes, columns: columns, parser: FieldParser(provinces: session.program.provinceCodes),
       program: session.program, year: session.year,
       limits: session.limits, expression: compiled, csvPath: csvPath)
     let results = Parallel.map(pieces) { piece in batch.evaluate(piece.range, line: piece.line) }
+    KeptUntilExit.keep(results)
     var status: Int32 = 0
     for result in results {
       var written = 0
@@ -82,7 +86,7 @@ enum Batch {
 
   /// Everything needed to evaluate rows, shared by the threads (all of it immutable).
   struct Rows: @unchecked Sendable {
-    let file: CSVFile
+    let bytes: UnsafeBufferPointer<UInt8>
     let columns: [Column]
     let parser: FieldParser
     let program: Program
@@ -94,7 +98,7 @@ enum Batch {
     func evaluate(_ range: Range<Int>, line: Int) -> PieceResult {
       let evaluator = Evaluator(program: program, year: year, limits: limits)
       let compiled = CompiledExpression(expression, evaluator: evaluator)
-      var reader = CSVReader(bytes: file.bytes, range: range, line: line)
+      var reader = CSVReader(bytes: bytes, range: range, line: line)
       var result = PieceResult()
       result.output.reserveCapacity(range.count)
       var locals = [Value](repeating: .bool(false), count: columns.count)

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// A small RFC 4180 reader: fields separated by commas, optionally quoted with `"` (a quote inside doubled).
@@ -201,16 +202,48 @@ struct CSVReader {
 }
 
 /// A file's bytes in memory of their own, kept for as long as rows are read from them.
+///
+/// The file is opened at once (so that a missing file or a directory is reported before anything else) and read on a
+/// thread of its own while the standard library loads: reading 13 MB into fresh memory takes about as long as loading
+/// it, and they need not wait for each other.
 final class CSVFile: @unchecked Sendable {
-  let bytes: UnsafeBufferPointer<UInt8>
+  private let descriptor: Int32
+  private let sizeHint: Int
+  private var memory: UnsafeMutableRawPointer?
+  private var count = 0
+  private var failed = false
+  private let done = DispatchSemaphore(value: 0)
 
-  /// Reads the whole file (a regular file, or a pipe); nil when it cannot be opened or read.
+  /// Opens the file and starts reading it; nil when it cannot be opened, or is a directory.
   init?(path: String) {
-    let descriptor = open(path, O_RDONLY)
+    descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
     var status = stat()
-    var capacity = fstat(descriptor, &status) == 0 && status.st_size > 0 ? Int(status.st_size) + 1 : 1 << 16
+    let isDirectory = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    guard !isDirectory else {
+      close(descriptor)
+      return nil
+    }
+    sizeHint = status.st_size > 0 ? Int(status.st_size) + 1 : 1 << 16
+    let thread = Thread { [self] in
+      readAll()
+      done.signal()
+    }
+    thread.start()
+  }
+
+  /// The whole file once read (waiting for the reading thread); nil when reading failed.
+  lazy var bytes: UnsafeBufferPointer<UInt8>? = {
+    done.wait()
+    // Left signalled, so that `deinit` (or anyone else) waiting for the reading thread does not wait forever.
+    done.signal()
+    guard !failed, let memory else { return nil }
+    return UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count)
+  }()
+
+  private func readAll() {
+    defer { close(descriptor) }
+    var capacity = sizeHint
     var memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     var count = 0
     while true {
@@ -225,15 +258,18 @@ final class CSVFile: @unchecked Sendable {
       if read < 0 && errno == EINTR { continue }
       guard read >= 0 else {
         memory.deallocate()
-        return nil
+        failed = true
+        return
       }
       if read == 0 { break }
       count += read
     }
-    bytes = UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count)
+    self.memory = memory
+    self.count = count
   }
 
   deinit {
-    bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() }
+    done.wait()
+    memory?.deallocate()
   }
 }

@@ -44,6 +44,27 @@ final class LocalNode: Node {
     machine.leave()
     return slot < machine.frame.count ? machine.frame[slot] : .bool(false)
   }
+
+}
+
+/// Where a child that is a local lives, copied out of it: read through an optional reference, the child would be
+/// retained and released on every row.
+struct LocalPlace {
+  /// The frame slot, or -1 when the child is not a local.
+  let slot: Int
+  let span: Span
+
+  init(_ node: Node) {
+    let local = node as? LocalNode
+    slot = local?.slot ?? -1
+    span = local?.span ?? node.span
+  }
+
+  /// `LocalNode.run`'s counting alone.
+  @inline(__always) func count(_ machine: inout Machine) throws(RuntimeError) {
+    try machine.enter(span)
+    machine.leave()
+  }
 }
 
 /// A node run by the tree-walking evaluator (jurisdiction names, `federal`, bracket literals: rare in a row).
@@ -161,15 +182,30 @@ final class ParameterNode: EntryNode {
 
 final class ProvinceParameterNode: EntryNode {
   let object: Node
+  let objectLocal: LocalPlace
 
   init(_ object: Node, _ name: String, _ span: Span) {
     self.object = object
+    objectLocal = LocalPlace(object)
     super.init(name, span)
   }
 
   override func entry(_ machine: inout Machine) throws(RuntimeError) -> Unmanaged<ParameterEntry> {
     try machine.enter(span)
-    guard case .province(let code) = try object.run(&machine) else {
+    let objectValue: Value
+    if objectLocal.slot >= 0 {
+      // The usual object, a Province column or parameter: read in place rather than copied out of the frame.
+      try objectLocal.count(&machine)
+      let slot = objectLocal.slot
+      if slot < machine.frame.count, case .province(let code) = machine.frame[slot], let entry = cache.entry(code) {
+        machine.leave()
+        return entry
+      }
+      objectValue = slot < machine.frame.count ? machine.frame[slot] : .bool(false)
+    } else {
+      objectValue = try object.run(&machine)
+    }
+    guard case .province(let code) = objectValue else {
       throw machine.internalError("expected a province", object.span)
     }
     if let entry = cache.entry(code) {
@@ -419,17 +455,35 @@ final class ConditionalNode: Node {
 final class PreparedTaxNode: Node {
   let table: EntryNode
   let amount: Node
+  let amountLocal: LocalPlace
 
   init(_ table: EntryNode, _ amount: Node, _ span: Span) {
     self.table = table
     self.amount = amount
+    amountLocal = LocalPlace(amount)
     super.init(span)
   }
 
   override func run(_ machine: inout Machine) throws(RuntimeError) -> Value {
     try machine.enter(span)
     let entry = try table.entry(&machine)
-    let amountValue = try amount.run(&machine)
+    let amountValue: Value
+    if amountLocal.slot >= 0 {
+      // The usual amount, a Money column or parameter: read in place rather than copied out of the frame.
+      try amountLocal.count(&machine)
+      let slot = amountLocal.slot
+      if slot < machine.frame.count, case .money(let amount) = machine.frame[slot] {
+        if let total = entry._withUnsafeGuaranteedRef({ $0.view?.tax(amount) }) {
+          machine.leave()
+          return .money(total)
+        }
+        amountValue = .money(amount)
+      } else {
+        amountValue = slot < machine.frame.count ? machine.frame[slot] : .bool(false)
+      }
+    } else {
+      amountValue = try amount.run(&machine)
+    }
     let total = entry._withUnsafeGuaranteedRef { entry -> ExactDecimal? in
       guard let prepared = entry.view, case .money(let amount) = amountValue else { return nil }
       return prepared.tax(amount)

@@ -39,6 +39,81 @@ public struct FieldParser: Sendable {
   /// A field's bytes as a value of `type`, or nil when they are not one. Spaces and tabs around the field are ignored;
   /// a field with non-ASCII bytes is read as a string (whose trimming knows Unicode's spaces).
   public func parse(_ field: UnsafeBufferPointer<UInt8>, as type: TaxType) -> Value? {
+    switch type {
+    case .money:
+      if let amount = Self.plainMoney(field) { return .money(amount) }
+    case .province:
+      if let key = Self.packed(Self.trimmingASCIISpaces(field)) {
+        for index in provinceKeys.indices where provinceKeys[index] == key { return provinceValues[index] }
+      }
+    default:
+      break
+    }
+    return parseGeneral(field, as: type)
+  }
+
+  /// The field without the spaces and tabs around it.
+  @inline(__always)
+  static func trimmingASCIISpaces(_ field: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var start = 0
+    var end = field.count
+    while start < end, field[start] == 32 || field[start] == 9 { start += 1 }
+    while end > start, field[end - 1] == 32 || field[end - 1] == 9 { end -= 1 }
+    return UnsafeBufferPointer(rebasing: field[start..<end])
+  }
+
+  /// The usual shape of an amount in one pass — spaces, an optional `-`, an optional `$`, digits with at most one
+  /// point and any `,` and `_`, spaces — as `parseGeneral` reads it; nil for anything else (which it then reads).
+  @inline(__always)
+  static func plainMoney(_ field: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
+    var index = 0
+    let count = field.count
+    while index < count, field[index] == 32 || field[index] == 9 { index += 1 }
+    var negative = false
+    if index < count, field[index] == UInt8(ascii: "-") {
+      negative = true
+      index += 1
+    }
+    if index < count, field[index] == UInt8(ascii: "$") { index += 1 }
+    var magnitude: UInt64 = 0
+    var exponent = 0
+    var kept = 0
+    var digits = 0
+    var seenPoint = false
+    while index < count {
+      let byte = field[index]
+      let digit = byte &- 48
+      if digit < 10 {
+        digits += 1
+        if kept != 0 || digit != 0 {
+          guard kept < 19 else { return nil }
+          magnitude = magnitude &* 10 &+ UInt64(digit)
+          kept += 1
+          if seenPoint { exponent -= 1 }
+        } else if seenPoint {
+          // Leading zeros are not kept; after the point they still move the exponent.
+          exponent -= 1
+        }
+      } else if byte == UInt8(ascii: ".") {
+        guard !seenPoint else { return nil }
+        seenPoint = true
+      } else if byte != UInt8(ascii: ",") && byte != UInt8(ascii: "_") {
+        break
+      }
+      index += 1
+    }
+    while index < count {
+      guard field[index] == 32 || field[index] == 9 else { return nil }
+      index += 1
+    }
+    guard digits > 0, exponent >= -60 else { return nil }
+    if magnitude == 0 { return .zero }
+    let value = ExactDecimal(negative: negative, magnitude: UInt128(magnitude), exponent: exponent)
+    return exponent >= -2 ? value : value.rounded(places: 2, .halfAwayFromZero)
+  }
+
+  /// `parse(_:as:)` for every type and shape.
+  func parseGeneral(_ field: UnsafeBufferPointer<UInt8>, as type: TaxType) -> Value? {
     var start = 0
     var end = field.count
     for byte in field where byte >= 0x80 {

@@ -101,6 +101,24 @@ final class PreparedBrackets: @unchecked Sendable {
     return value.isNegative ? -Int64(cents) : Int64(cents)
   }
 
+  /// `value` divided by `10^scale`, with the remainder: by a constant divisor per scale, which the compiler turns into
+  /// a multiplication (a division instruction takes dozens of cycles).
+  @inline(__always)
+  static func divide(_ value: UInt64, scale: Int) -> (quotient: UInt64, remainder: UInt64) {
+    switch scale {
+    case 0: (value, 0)
+    case 1: value.quotientAndRemainder(dividingBy: 10)
+    case 2: value.quotientAndRemainder(dividingBy: 100)
+    case 3: value.quotientAndRemainder(dividingBy: 1_000)
+    case 4: value.quotientAndRemainder(dividingBy: 10_000)
+    case 5: value.quotientAndRemainder(dividingBy: 100_000)
+    case 6: value.quotientAndRemainder(dividingBy: 1_000_000)
+    case 7: value.quotientAndRemainder(dividingBy: 10_000_000)
+    case 8: value.quotientAndRemainder(dividingBy: 100_000_000)
+    default: value.quotientAndRemainder(dividingBy: powersOfTen64[scale])
+    }
+  }
+
   /// The exponent of `top - row.threshold` as `ExactDecimal.subtracting` makes it: either operand alone when the other
   /// is zero, otherwise aligned to the smaller exponent.
   @inline(__always)
@@ -117,19 +135,31 @@ final class PreparedBrackets: @unchecked Sendable {
   }
 
   /// The table without its ownership: copied and read without retaining anything, valid while the table lives.
-  var view: View { View(rows: UnsafeBufferPointer(rows), unit: unit) }
+  var view: View { View(rows: UnsafeBufferPointer(rows), scale: scale, unit: unit) }
 
   /// See `view`.
   struct View {
     let rows: UnsafeBufferPointer<Row>
+    let scale: Int
     let unit: UInt64
 
     /// See `PreparedBrackets.tax`.
     func tax(_ amount: ExactDecimal) -> ExactDecimal? {
       guard let cents = PreparedBrackets.cents(amount) else { return nil }
-      // The last row whose threshold is below the amount: its bracket holds the top of the amount.
+      // The last row whose threshold is below the amount: its bracket holds the top of the amount. Thresholds rise,
+      // so that is the number of thresholds below it; counted without branches in small tables (random amounts make
+      // an early exit a guess the processor often gets wrong).
       var count = 0
-      while count < rows.count, rows[count].threshold < cents { count += 1 }
+      if rows.count <= 16 {
+        // The sign bit of `threshold - cents` (no overflow within the bounds) is 1 exactly when it is below.
+        for row in rows { count &-= Int(truncatingIfNeeded: (row.threshold &- cents) >> 63) }
+      } else {
+        var high = rows.count
+        while count < high {
+          let middle = (count + high) / 2
+          if rows[middle].threshold < cents { count = middle + 1 } else { high = middle }
+        }
+      }
       guard count > 0 else { return .zero }
       let row = rows[count - 1]
       var exponent = row.belowExponent
@@ -149,7 +179,7 @@ final class PreparedBrackets: @unchecked Sendable {
       let magnitude = UInt128(truncatingIfNeeded: units)
       var rounded: UInt128
       if magnitude >> 64 == 0 {
-        let (quotient, remainder) = UInt64(truncatingIfNeeded: magnitude).quotientAndRemainder(dividingBy: unit)
+        let (quotient, remainder) = PreparedBrackets.divide(UInt64(truncatingIfNeeded: magnitude), scale: scale)
         rounded = UInt128(remainder >= unit - remainder && remainder != 0 ? quotient + 1 : quotient)
       } else {
         let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: UInt128(unit))

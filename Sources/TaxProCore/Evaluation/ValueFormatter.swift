@@ -33,34 +33,52 @@ public enum ValueFormatter {
     let (cents, overflow) = UInt64(truncatingIfNeeded: rounded.magnitude).multipliedReportingOverflow(
       by: powersOfTen64[shift])
     guard !overflow else { return false }
-    // Written backwards into a buffer on the stack (2^64 cents take at most 26 bytes with the sign, `$`, the point and
-    // the commas), then appended at once.
+    // Written backwards into a buffer on the stack (2^64 cents take at most 28 bytes with the sign, `$`, the point and
+    // the commas), two digits at a time, then appended at once.
     var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     withUnsafeMutableBytes(of: &buffer) { raw in
+      let pairs = digitPairs.utf8Start
       var position = raw.count
       func put(_ byte: UInt8) {
         position -= 1
         raw[position] = byte
       }
-      var rest = cents
-      put(UInt8(48 + rest % 10))
-      rest /= 10
-      put(UInt8(48 + rest % 10))
-      rest /= 10
+      func putPair(_ value: UInt64) {
+        position -= 2
+        raw[position] = pairs[Int(value) * 2]
+        raw[position + 1] = pairs[Int(value) * 2 + 1]
+      }
+      putPair(cents % 100)
       put(UInt8(ascii: "."))
-      var digits = 0
-      repeat {
-        if digits > 0 && digits % 3 == 0 { put(UInt8(ascii: ",")) }
-        put(UInt8(48 + rest % 10))
-        rest /= 10
-        digits += 1
-      } while rest > 0
+      var rest = cents / 100
+      while rest >= 1000 {
+        let group = rest % 1000
+        rest /= 1000
+        putPair(group % 100)
+        put(UInt8(48 + group / 100))
+        put(UInt8(ascii: ","))
+      }
+      if rest >= 100 {
+        putPair(rest % 100)
+        put(UInt8(48 + rest / 100))
+      } else if rest >= 10 {
+        putPair(rest)
+      } else {
+        put(UInt8(48 + rest))
+      }
       put(UInt8(ascii: "$"))
       if rounded.isNegative { put(UInt8(ascii: "-")) }
       output.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
     }
     return true
   }
+
+  /// "00" to "99", for writing two digits at once.
+  static let digitPairs: StaticString = """
+    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
 
   /// `$85,000.00`, `-$12.00`.
   public static func money(_ amount: ExactDecimal) -> String {
