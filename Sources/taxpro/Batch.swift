@@ -13,11 +13,14 @@ enum Batch {
   }
 
   static func run(csvPath: String, expression: String, files: [String], year: Int?) throws(Options.UsageError) -> Int32 {
-    guard let data = FileManager.default.contents(atPath: csvPath) else {
+    guard let file = CSVFile(path: csvPath) else {
       throw Options.UsageError(message: "cannot read '\(csvPath)'")
     }
     guard let session = try Commands.session(files, year: year) else { return 1 }
-    let bytes = [UInt8](data)
+    // Freed by the process's exit rather than object by object.
+    KeptUntilExit.keep(session)
+    KeptUntilExit.keep(file)
+    guard let bytes = file.bytes else { throw Options.UsageError(message: "cannot read '\(csvPath)'") }
     var reader = CSVReader(bytes: bytes)
     guard let header = reader.next() else { throw Options.UsageError(message: "'\(csvPath)' is empty") }
     let rowsStart = (index: reader.index, line: reader.line)
@@ -56,9 +59,11 @@ enum Batch {
     let parts = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
     let pieces = CSVReader.split(bytes, body, line: rowsStart.line, parts: parts)
     let batch = Rows(
-      bytes: bytes, columns: columns, provinces: provinces, program: session.program, year: session.year,
+      bytes: bytes, columns: columns, parser: FieldParser(provinces: session.program.provinceCodes),
+      program: session.program, year: session.year,
       limits: session.limits, expression: compiled, csvPath: csvPath)
     let results = Parallel.map(pieces) { piece in batch.evaluate(piece.range, line: piece.line) }
+    KeptUntilExit.keep(results)
     var status: Int32 = 0
     for result in results {
       var written = 0
@@ -81,9 +86,9 @@ enum Batch {
 
   /// Everything needed to evaluate rows, shared by the threads (all of it immutable).
   struct Rows: @unchecked Sendable {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     let columns: [Column]
-    let provinces: Set<String>
+    let parser: FieldParser
     let program: Program
     let year: Int
     let limits: EvaluationLimits
@@ -92,13 +97,14 @@ enum Batch {
 
     func evaluate(_ range: Range<Int>, line: Int) -> PieceResult {
       let evaluator = Evaluator(program: program, year: year, limits: limits)
+      let compiled = CompiledExpression(expression, evaluator: evaluator)
       var reader = CSVReader(bytes: bytes, range: range, line: line)
       var result = PieceResult()
       result.output.reserveCapacity(range.count)
       var locals = [Value](repeating: .bool(false), count: columns.count)
       rows: while let rowLine = reader.nextRecord() {
         for (position, column) in columns.enumerated() {
-          guard let value = reader.withField(position, { Batch.parse($0, as: column.type, provinces: provinces) }) else {
+          guard let value = reader.withField(position, { parser.parse($0, as: column.type) }) else {
             let text = (reader.fieldString(position) ?? "").trimmingCharacters(in: .whitespaces)
             let message = "'\(text)' in column '\(column.name)' is not \(article(column.type)) \(column.type)"
             result.errors.append((result.output.count, "\(csvPath):\(rowLine): error: \(message)\n"))
@@ -108,7 +114,7 @@ enum Batch {
           locals[position] = value
         }
         do {
-          let value = try evaluator.evaluate(expression, locals: locals)
+          let value = try compiled.evaluate(locals: locals)
           ValueFormatter.write(value, to: &result.output)
           result.output.append(10)
         } catch {
@@ -132,108 +138,6 @@ enum Batch {
     if provinces.contains(sample) { return .province }
     if ExactDecimal(sample.replacingOccurrences(of: "_", with: "")) != nil { return .number }
     return .text
-  }
-
-  /// A field's bytes as a value of the column's type. ASCII fields are read byte by byte; others go through `String`
-  /// (whose trimming knows Unicode's spaces).
-  static func parse(_ field: UnsafeBufferPointer<UInt8>, as type: TaxType, provinces: Set<String>) -> Value? {
-    var start = 0
-    var end = field.count
-    for byte in field where byte >= 0x80 {
-      return parse(
-        String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces), as: type, provinces: provinces)
-    }
-    while start < end, field[start] == 32 || field[start] == 9 { start += 1 }
-    while end > start, field[end - 1] == 32 || field[end - 1] == 9 { end -= 1 }
-    let bytes = UnsafeBufferPointer(rebasing: field[start..<end])
-    switch type {
-    case .money:
-      var index = 0
-      var negative = false
-      if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
-        negative = true
-        index += 1
-      }
-      if index < bytes.count, bytes[index] == UInt8(ascii: "$") { index += 1 }
-      guard let value = decimal(UnsafeBufferPointer(rebasing: bytes[index...]), ignoringCommas: true) else {
-        return nil
-      }
-      return .money((negative ? -value : value).rounded(places: 2, .halfAwayFromZero))
-    case .rate:
-      guard let last = bytes.last, last == UInt8(ascii: "%"),
-        let value = decimal(UnsafeBufferPointer(rebasing: bytes.dropLast()), ignoringCommas: false, ignoringUnderscores: false),
-        let fraction = try? value.scaled(byPowerOfTen: -2)
-      else { return nil }
-      return .rate(fraction)
-    case .number:
-      return decimal(bytes, ignoringCommas: false).map { .number($0) }
-    default:
-      return parse(String(decoding: bytes, as: UTF8.self), as: type, provinces: provinces)
-    }
-  }
-
-  /// What `ExactDecimal(String)` makes of ASCII bytes once `,` (when asked) and `_` are taken out: an optional sign,
-  /// digits and at most one point.
-  static func decimal(
-    _ bytes: UnsafeBufferPointer<UInt8>, ignoringCommas: Bool, ignoringUnderscores: Bool = true
-  ) -> ExactDecimal? {
-    func ignored(_ byte: UInt8) -> Bool {
-      (ignoringCommas && byte == UInt8(ascii: ",")) || (ignoringUnderscores && byte == UInt8(ascii: "_"))
-    }
-    var index = 0
-    while index < bytes.count, ignored(bytes[index]) { index += 1 }
-    var negative = false
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-      negative = bytes[index] == UInt8(ascii: "-")
-      index += 1
-    }
-    var digits = 0
-    var points = 0
-    for byte in bytes[index...] where !ignored(byte) {
-      if byte == UInt8(ascii: ".") {
-        points += 1
-      } else if byte >= 48 && byte <= 57 {
-        digits += 1
-      } else {
-        return nil
-      }
-    }
-    guard digits > 0, points <= 1,
-      let parsed = try? ExactDecimal.parse(digits: UnsafeBufferPointer(rebasing: bytes[index...]))
-    else { return nil }
-    return negative ? -parsed.value : parsed.value
-  }
-
-  /// A field as a value of the column's type.
-  static func parse(_ text: String, as type: TaxType, provinces: Set<String>) -> Value? {
-    switch type {
-    case .money:
-      var digits = Substring(text)
-      var negative = false
-      if digits.hasPrefix("-") {
-        negative = true
-        digits = digits.dropFirst()
-      }
-      if digits.hasPrefix("$") { digits = digits.dropFirst() }
-      let cleaned = digits.filter { $0 != "," && $0 != "_" }
-      guard let value = ExactDecimal(cleaned) else { return nil }
-      return .money((negative ? -value : value).rounded(places: 2, .halfAwayFromZero))
-    case .rate:
-      guard text.hasSuffix("%"), let value = ExactDecimal(String(text.dropLast())),
-        let fraction = try? value.scaled(byPowerOfTen: -2)
-      else { return nil }
-      return .rate(fraction)
-    case .number:
-      return ExactDecimal(text.replacingOccurrences(of: "_", with: "")).map { .number($0) }
-    case .bool:
-      return text == "true" ? .bool(true) : (text == "false" ? .bool(false) : nil)
-    case .province:
-      return provinces.contains(text) ? .province(text) : nil
-    case .text:
-      return .text(text)
-    case .brackets, .federal, .error:
-      return nil
-    }
   }
 }
 

@@ -21,9 +21,19 @@ enum Output {
     FileHandle.standardOutput.write(Data(text.utf8))
   }
 
+  /// Writes the bytes in place (no copy into `Data`: `eval --csv` writes megabytes), all of them unless output fails.
   static func write(_ bytes: ArraySlice<UInt8>) {
-    guard !bytes.isEmpty else { return }
-    bytes.withUnsafeBytes { FileHandle.standardOutput.write(Data($0)) }
+    bytes.withUnsafeBytes { raw in
+      guard var next = raw.baseAddress else { return }
+      var remaining = raw.count
+      while remaining > 0 {
+        let written = Glibc.write(STDOUT_FILENO, next, remaining)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        next += written
+        remaining -= written
+      }
+    }
   }
 
   static func writeError(_ text: String) {

@@ -247,6 +247,11 @@ public final class Evaluator {
   }
 
   func compare(_ op: BinaryOperator, _ left: Value, _ right: Value) -> Bool {
+    Self.compare(op, left, right)
+  }
+
+  /// A comparison's result (the checker has made both sides of one type).
+  static func compare(_ op: BinaryOperator, _ left: Value, _ right: Value) -> Bool {
     if let a = left.decimal, let b = right.decimal {
       let order = ExactDecimal.compare(a, b)
       switch op {
@@ -273,19 +278,27 @@ public final class Evaluator {
       throw fail("internal", "arithmetic on a value that is not a number", at: span)
     }
     do throws(ArithmeticError) {
-      let result: ExactDecimal
-      switch operation {
-      case .add: result = try a.adding(b)
-      case .subtract: result = try a.subtracting(b)
-      case .addPercentage: result = try a.adding(try a.multiplied(by: b))
-      case .subtractPercentage: result = try a.subtracting(try a.multiplied(by: b))
-      case .multiply: result = try a.multiplied(by: b)
-      case .divide: result = try a.divided(by: b)
-      }
-      return Value.numeric(type, result)
+      return try Self.arithmetic(operation, a, b, type: type)
     } catch {
       throw arithmeticFailure(error, at: span)
     }
+  }
+
+  /// An arithmetic node's value from its operands' decimals; Money rounded to the cent.
+  @inline(__always)
+  static func arithmetic(
+    _ operation: ArithmeticOperation, _ a: ExactDecimal, _ b: ExactDecimal, type: TaxType
+  ) throws(ArithmeticError) -> Value {
+    let result: ExactDecimal
+    switch operation {
+    case .add: result = try a.adding(b)
+    case .subtract: result = try a.subtracting(b)
+    case .addPercentage: result = try a.adding(try a.multiplied(by: b))
+    case .subtractPercentage: result = try a.subtracting(try a.multiplied(by: b))
+    case .multiply: result = try a.multiplied(by: b)
+    case .divide: result = try a.divided(by: b)
+    }
+    return Value.numeric(type, result)
   }
 
   // MARK: Globals

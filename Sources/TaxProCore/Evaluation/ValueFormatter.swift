@@ -33,42 +33,52 @@ public enum ValueFormatter {
     let (cents, overflow) = UInt64(truncatingIfNeeded: rounded.magnitude).multipliedReportingOverflow(
       by: powersOfTen64[shift])
     guard !overflow else { return false }
-    if rounded.isNegative { output.append(UInt8(ascii: "-")) }
-    output.append(UInt8(ascii: "$"))
-    let dollars = cents / 100
-    var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
-    // Groups of three digits, least significant first.
-    var groupCount = 0
-    var rest = dollars
-    withUnsafeMutableBytes(of: &digits) { raw in
-      let groups = raw.bindMemory(to: UInt64.self)
-      repeat {
-        groups[groupCount] = rest % 1000
-        rest /= 1000
-        groupCount += 1
-      } while rest > 0
-      var first = true
-      for index in stride(from: groupCount - 1, through: 0, by: -1) {
-        let group = groups[index]
-        if first {
-          first = false
-          if group >= 100 { output.append(UInt8(48 + group / 100)) }
-          if group >= 10 { output.append(UInt8(48 + group / 10 % 10)) }
-          output.append(UInt8(48 + group % 10))
-        } else {
-          output.append(UInt8(ascii: ","))
-          output.append(UInt8(48 + group / 100))
-          output.append(UInt8(48 + group / 10 % 10))
-          output.append(UInt8(48 + group % 10))
-        }
+    // Written backwards into a buffer on the stack (2^64 cents take at most 28 bytes with the sign, `$`, the point and
+    // the commas), two digits at a time, then appended at once.
+    var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &buffer) { raw in
+      let pairs = digitPairs.utf8Start
+      var position = raw.count
+      func put(_ byte: UInt8) {
+        position -= 1
+        raw[position] = byte
       }
+      func putPair(_ value: UInt64) {
+        position -= 2
+        raw[position] = pairs[Int(value) * 2]
+        raw[position + 1] = pairs[Int(value) * 2 + 1]
+      }
+      putPair(cents % 100)
+      put(UInt8(ascii: "."))
+      var rest = cents / 100
+      while rest >= 1000 {
+        let group = rest % 1000
+        rest /= 1000
+        putPair(group % 100)
+        put(UInt8(48 + group / 100))
+        put(UInt8(ascii: ","))
+      }
+      if rest >= 100 {
+        putPair(rest % 100)
+        put(UInt8(48 + rest / 100))
+      } else if rest >= 10 {
+        putPair(rest)
+      } else {
+        put(UInt8(48 + rest))
+      }
+      put(UInt8(ascii: "$"))
+      if rounded.isNegative { put(UInt8(ascii: "-")) }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
     }
-    let fraction = cents % 100
-    output.append(UInt8(ascii: "."))
-    output.append(UInt8(48 + fraction / 10))
-    output.append(UInt8(48 + fraction % 10))
     return true
   }
+
+  /// "00" to "99", for writing two digits at once.
+  static let digitPairs: StaticString = """
+    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
 
   /// `$85,000.00`, `-$12.00`.
   public static func money(_ amount: ExactDecimal) -> String {
