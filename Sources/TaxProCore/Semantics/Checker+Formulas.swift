@@ -113,7 +113,7 @@ extension Checker {
           at: binding.value.span)
         value = .invalid(value.span)
       }
-      if let previous = scope.bindings[binding.name.name] {
+      if let previous = scope.lookup(binding.name.name) {
         error(
           "duplicate-definition", "'\(binding.name.name)' is already defined in this body", at: binding.name.span,
           notes: [DiagnosticNote(.note, "defined here", span: previous.definition)])

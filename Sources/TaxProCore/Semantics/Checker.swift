@@ -21,18 +21,49 @@ struct LocalBinding {
 }
 
 /// The names a body can see and the frame slots they use.
+///
+/// A body has a handful of names, so they are kept in a list and looked up from the newest (a name declared again
+/// replaces the earlier one, as the duplicate is reported); only a long list gets a dictionary beside it.
 struct Scope {
-  var bindings: [String: LocalBinding] = [:]
+  private(set) var names: [String] = []
+  private var entries: [LocalBinding] = []
+  /// Name → position of its newest entry, once there are more than `linearLimit` entries.
+  private var positions: [String: Int]? = nil
+  static let linearLimit = 16
   var slotCount = 0
   /// The declaration being checked, for dependency edges.
   var owner: GlobalNode?
   /// The formula whose parameters these are (for symbols).
   var formulaName: String?
 
+  init(owner: GlobalNode? = nil, formulaName: String? = nil) {
+    self.owner = owner
+    self.formulaName = formulaName
+  }
+
+  /// The newest binding of `name`, if any.
+  func lookup(_ name: String) -> LocalBinding? {
+    if let positions { return positions[name].map { entries[$0] } }
+    var position = names.count - 1
+    while position >= 0 {
+      if names[position] == name { return entries[position] }
+      position -= 1
+    }
+    return nil
+  }
+
   mutating func declare(_ name: String, type: TaxType, at span: Span, isParameter: Bool) -> Int {
     let slot = slotCount
     slotCount += 1
-    bindings[name] = LocalBinding(slot: slot, type: type, definition: span, isParameter: isParameter)
+    names.append(name)
+    entries.append(LocalBinding(slot: slot, type: type, definition: span, isParameter: isParameter))
+    if positions != nil {
+      positions?[name] = names.count - 1
+    } else if names.count > Scope.linearLimit {
+      var built: [String: Int] = [:]
+      for (position, existing) in names.enumerated() { built[existing] = position }
+      positions = built
+    }
     return slot
   }
 }
@@ -75,7 +106,12 @@ public final class Checker {
   var tests: [TestInfo] = []
   /// Values the host defines, visible everywhere as constants: the REPL's `ans` and `let` results.
   var predefined: [String: Value] = [:]
-  var edges: [GlobalNode: Set<GlobalNode>] = [:]
+  /// What each declaration depends on, for the cycle check: formulas' and constants' by index (sized by `collect`),
+  /// parameters' by jurisdiction and name. Kept as lists (repeats are harmless to the cycle check) because a set per
+  /// declaration costs more to fill than the check costs to run.
+  var formulaEdges: [[GlobalNode]] = []
+  var constantEdges: [[GlobalNode]] = []
+  var parameterEdges: [GlobalNode: [GlobalNode]] = [:]
   var inferenceDepth = 0
 
   init(trees: [SyntaxTree], recordOccurrences: Bool) {
@@ -104,6 +140,8 @@ public final class Checker {
     formulaParameterTypes = tables.formulaParameterTypes
     formulaDeclaredReturn = tables.formulaDeclaredReturn
     formulaStates = Array(repeating: .done, count: formulaDeclarations.count)
+    formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
+    constantEdges = Array(repeating: [], count: program.constants.count)
     formulas = program.formulas.map { Optional($0) }
     constantDeclarations = tables.constantDeclarations
     constantIndex = program.constantIndex
@@ -304,6 +342,8 @@ public final class Checker {
     formulaParameterTypes = Array(repeating: [], count: formulaDeclarations.count)
     formulaDeclaredReturn = Array(repeating: nil, count: formulaDeclarations.count)
     formulaStates = Array(repeating: .pending, count: formulaDeclarations.count)
+    formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
+    constantEdges = Array(repeating: [], count: constantDeclarations.count)
     formulas = Array(repeating: nil, count: formulaDeclarations.count)
     constantStates = Array(repeating: .pending, count: constantDeclarations.count)
     constants = Array(repeating: nil, count: constantDeclarations.count)
