@@ -39,6 +39,17 @@ public struct Lexer {
       tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics, stoppedEarly: lexer.stoppedEarly)
   }
 
+  /// Lexes the lines in `range` alone, as part of a re-parse (`Parser.reparse`): `range` starts at the start of a line
+  /// and ends just after a token, where the end-of-input token is put.
+  static func lex(_ source: SourceFile, lines range: Range<Int>) -> LexedSource {
+    var lexer = Lexer(source: source)
+    lexer.index = range.lowerBound
+    lexer.lineStart = range.lowerBound
+    lexer.run(upTo: range.upperBound)
+    return LexedSource(
+      tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics, stoppedEarly: lexer.stoppedEarly)
+  }
+
   func span(_ start: Int, _ end: Int) -> Span { Span(file: source.id, start: start, end: end) }
 
   mutating func error(_ code: String, _ message: String, _ start: Int, _ end: Int, notes: [DiagnosticNote] = [],
@@ -75,14 +86,16 @@ public struct Lexer {
   }
   static func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
 
-  mutating func run() {
+  /// Lexes from `index` to `end` (the whole source unless a re-parse asks for some lines).
+  mutating func run(upTo end: Int? = nil) {
+    let limit = end ?? bytes.count
     // Formula files have about one token per five bytes; reserving more than that costs only address space, while
     // growing the array would copy every token made so far.
-    tokens.reserveCapacity(bytes.count / 3 + 16)
+    tokens.reserveCapacity((limit - index) / 3 + 16)
     // Skip a byte-order mark.
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     // Token offsets are 32-bit: a source of 2 GiB or more is read up to there.
-    let readable = min(bytes.count, Int(Int32.max) - 8)
+    let readable = min(limit, Int(Int32.max) - 8)
     while index < readable && !stoppedEarly {
       let byte = bytes[index]
       switch byte {
@@ -96,7 +109,7 @@ public struct Lexer {
         lexComment()
       case _ where Lexer.isIdentifierStart(byte):
         let start = index
-        while index < bytes.count, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
+        while index < limit, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
         let kind = keywordKind(start, index) ?? .identifier
         add(kind, start)
       case _ where Lexer.isDigit(byte):
@@ -109,13 +122,13 @@ public struct Lexer {
         lexPunctuation(byte)
       }
     }
-    if readable < bytes.count && !stoppedEarly {
+    if readable < limit && !stoppedEarly {
       error("too-large", "this source is too large (2 GiB or more); the rest is not read", index, index)
       stoppedEarly = true
     }
     statementEnds.append(
       Token(
-        kind: .endOfFile, start: Int32(clamping: bytes.count), end: Int32(clamping: bytes.count),
+        kind: .endOfFile, start: Int32(clamping: limit), end: Int32(clamping: limit),
         column: Int32(clamping: index - lineStart), startsLine: true, lineIndent: 0),
       to: &tokens)
   }

@@ -32,6 +32,15 @@ public struct Parser {
   /// Set when the parser itself reached `maximumDiagnostics`: it stops there.
   var stopped = false
   var lexerStoppedEarly = false
+  /// The steps of the top-level loop so far (see `ParseSegment`).
+  var segments: [ParseSegment] = []
+  /// A re-parse stops its loop at this token (the first one it does not redo); `reachedStop` says whether the loop got
+  /// there at the top of a step, as a whole parse would.
+  var stopIndex: Int? = nil
+  var reachedStop = false
+  /// Whether the last declaration was a formula: an indented line after one is reported as a stray body line. Carried
+  /// from step to step, so a re-parse starts with the value the whole parse had there.
+  var previousWasFormula = false
 
   init(source: SourceFile, lexed: LexedSource, mode: ParseMode) {
     self.source = source
@@ -51,7 +60,8 @@ public struct Parser {
     let declarations = parser.parseDeclarations()
     return SyntaxTree(
       source: source, declarations: declarations, comments: lexed.comments, diagnostics: parser.diagnostics,
-      isIncomplete: parser.reachedEndUnexpectedly && !parser.lexerStoppedEarly)
+      isIncomplete: parser.reachedEndUnexpectedly && !parser.lexerStoppedEarly, segments: parser.segments,
+      lexerDiagnosticCount: lexed.diagnostics.count)
   }
 
   // MARK: Token access
@@ -271,13 +281,30 @@ public struct Parser {
 
   mutating func parseDeclarations() -> [Declaration] {
     var declarations: [Declaration] = []
-    var previousWasFormula = false
+    var diagnosticsBefore = diagnostics.count
+    var declarationsBefore = 0
     while true {
       skipNewlines()
+      if !segments.isEmpty {
+        segments[segments.count - 1].declarationCount = Int32(declarations.count - declarationsBefore)
+        segments[segments.count - 1].diagnosticCount = Int32(diagnostics.count - diagnosticsBefore)
+      }
+      declarationsBefore = declarations.count
+      diagnosticsBefore = diagnostics.count
+      if let stopIndex, position >= stopIndex {
+        reachedStop = position == stopIndex
+        break
+      }
       if at(.endOfFile) { break }
       // After too many errors nothing more is reported, so nothing more is built either (a file of 50 million
       // stray tokens must not become 50 million declarations).
       if stopped { break }
+      segments.append(
+        ParseSegment(
+          start: current.start, declarationCount: 0, diagnosticCount: 0,
+          isBoundary: (current.kind == .kwFormula || current.kind == .kwLet) && current.startsLine
+            && current.column == 0 && (position == 0 || tokens[position - 1].kind == .newline),
+          followsFormula: previousWasFormula, errorAtStart: lastErrorPosition == position))
       abandoning = false
       let start = position
       let errorsBefore = diagnostics.count

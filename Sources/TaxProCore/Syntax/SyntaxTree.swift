@@ -274,4 +274,25 @@ public struct SyntaxTree: Sendable {
   /// True when the input stopped in the middle of something (an open parenthesis, `1 +`, a formula without a body):
   /// the REPL then asks for another line instead of reporting an error.
   public var isIncomplete: Bool
+  /// The parse step by step, so that `Parser.reparse` can redo only the steps an edit touched.
+  var segments: [ParseSegment] = []
+  /// The first this many `diagnostics` are the lexer's; the parser's follow, step after step.
+  var lexerDiagnosticCount = 0
+}
+
+/// One step of the parser's top-level loop: usually one declaration, or the recovery from what is not one.
+struct ParseSegment: Sendable {
+  /// Byte offset of the step's first token.
+  var start: Int32
+  /// Declarations and parser diagnostics the step produced, in order after those of the steps before it.
+  var declarationCount: Int32
+  var diagnosticCount: Int32
+  /// Whether the step begins where a re-parse may start or stop: a `formula` or `let` at column 0 after a line break
+  /// that ended a statement (or at the start of the input). The lexer's state is the same there whatever came
+  /// before (`Lexer.markStatementEnds` forgets open parentheses at such a line), and so is the parser's.
+  var isBoundary: Bool
+  /// The parser's state carried into the step: whether the declaration before was a formula, and whether an error
+  /// was already reported at the step's first token. A re-parse starts with them and must end with them.
+  var followsFormula: Bool
+  var errorAtStart: Bool
 }
