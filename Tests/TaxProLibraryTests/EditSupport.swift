@@ -42,7 +42,10 @@ enum EditScenarios {
         lines.append("}")
       }
       if i % 17 == 8 {
-        lines.append("formula g\(i)(x: Money = $10, rate: Rate in 0%..100% = 5%) =")
+        // An error in a formula with a written result type, and a formula whose result type is inferred.
+        lines.append("formula h\(i)(x: Money) =")
+        lines.append("  x * 2 + c4")
+        lines.append("formula g\(i)(x: Money = $10, rate: Rate in 0%..100% = 5%): Money =")
         lines.append("  if x > $100 then x * rate else brackets {")
         lines.append("    $0 -> 5%")
         lines.append("    $1,000 -> 10%")

@@ -200,6 +200,7 @@ public final class Checker {
 
   func run() -> Program {
     for tree in trees { diagnostics.append(contentsOf: tree.diagnostics) }
+    let parseDiagnosticCount = diagnostics.count
     collect()
     checkInterfaces()
     for index in formulaDeclarations.indices { resolveSignature(index) }
@@ -212,14 +213,39 @@ public final class Checker {
       }
     }
     findCycles()
-    // Report in source order, as compilers do (checking order follows dependencies, not the text).
-    diagnostics = diagnostics.enumerated().sorted { a, b in
-      let (x, y) = (a.element.span, b.element.span)
-      if x.file != y.file { return x.file < y.file }
-      if x.start != y.start { return x.start < y.start }
+    // Report in source order, as compilers do (checking order follows dependencies, not the text). The checker's own
+    // diagnostics are kept sorted apart too, so that a re-check (`Checker.recheck`) can replace some of them.
+    checkDiagnostics = Checker.sortedByPlace(diagnostics[parseDiagnosticCount...], by: \.span)
+    diagnostics = Checker.sortedByPlace(diagnostics[..<parseDiagnosticCount] + checkDiagnostics, by: \.span)
+    // Occurrences in text order too: which declaration was checked first (on demand) then does not show.
+    occurrences = Checker.sortedByPlace(occurrences[...], by: \.span)
+    return makeProgram()
+  }
+
+  /// The checker's diagnostics (not the parser's), in place order; set by `run`.
+  var checkDiagnostics: [Diagnostic] = []
+
+  /// `items` ordered by file and start, items at the same place kept in their order. Checking mostly produces them
+  /// in order already, which costs one pass.
+  static func sortedByPlace<T>(_ items: ArraySlice<T>, by span: (T) -> Span) -> [T] {
+    func before(_ x: Span, _ y: Span) -> Bool { x.file != y.file ? x.file < y.file : x.start < y.start }
+    var sorted = true
+    var previous: Span? = nil
+    for item in items {
+      let current = span(item)
+      if let previous, before(current, previous) {
+        sorted = false
+        break
+      }
+      previous = current
+    }
+    if sorted { return Array(items) }
+    return items.enumerated().sorted { a, b in
+      let (x, y) = (span(a.element), span(b.element))
+      if before(x, y) { return true }
+      if before(y, x) { return false }
       return a.offset < b.offset
     }.map(\.element)
-    return makeProgram()
   }
 
   func makeProgram() -> Program {
@@ -254,7 +280,21 @@ public final class Checker {
       tables: CheckerTables(
         formulaDeclarations: formulaDeclarations, formulaParameterTypes: formulaParameterTypes,
         formulaDeclaredReturn: formulaDeclaredReturn, constantDeclarations: constantDeclarations,
-        jurisdictionDeclarations: jurisdictionDeclarations, predefined: predefined))
+        jurisdictionDeclarations: jurisdictionDeclarations, predefined: predefined, checkDiagnostics: checkDiagnostics,
+        formulaEdges: formulaEdges, constantEdges: constantEdges, parameterEdges: parameterEdges,
+        onDemandCount: onDemandCount()))
+  }
+
+  /// See `CheckerTables.onDemandCount`.
+  func onDemandCount() -> Int {
+    var count = constantDeclarations.count + formulaDeclaredReturn.filter { $0 == nil }.count
+    for (code, declaration) in jurisdictionDeclarations {
+      let members = Set(interface(for: declaration.kind)?.members.map(\.name) ?? [])
+      for (_, definitions) in definitionSyntax(code) {
+        for name in definitions.keys where !members.contains(name) { count += 1 }
+      }
+    }
+    return count
   }
 
   func placeholderFormula(_ declaration: FormulaDeclaration) -> FormulaInfo {
