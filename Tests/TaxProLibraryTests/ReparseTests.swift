@@ -88,6 +88,28 @@ import Testing
     }
   }
 
+  @Test func editsAreTheCommonBeginningAndEnd() {
+    var random = SeededGenerator(seed: 5)
+    for _ in 0..<2_000 {
+      let old = (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 97...99, using: &random) }
+      var new = old
+      let start = Int.random(in: 0...old.count, using: &random)
+      let end = Int.random(in: start...old.count, using: &random)
+      new.replaceSubrange(
+        start..<end, with: (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 97...99, using: &random) })
+      // Byte by byte, as the definition says.
+      var prefix = 0
+      while prefix < min(old.count, new.count), old[prefix] == new[prefix] { prefix += 1 }
+      var suffix = 0
+      while suffix < min(old.count, new.count) - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+        suffix += 1
+      }
+      #expect(
+        SourceEdit(from: old, to: new)
+          == SourceEdit(start: prefix, oldEnd: old.count - suffix, newEnd: new.count - suffix), "\(old) → \(new)")
+    }
+  }
+
   @Test func editsThatKeepTheLength() {
     // The benchmark's edit: one digit for another, in the middle; every declaration but one is kept as it was.
     let text = EditScenarios.formulas(200)

@@ -144,7 +144,10 @@ extension Checker {
     error("cycle", what, at: location, notes: notes)
     // Callers of a cyclic formula must not be evaluated: mark the members as having errors.
     for node in component {
-      if case .formula(let index) = node, formulas[index] != nil { formulas[index]?.hasErrors = true }
+      if case .formula(let index) = node, var info = formula(at: index) {
+        info.hasErrors = true
+        setFormula(index, info)
+      }
     }
   }
 }

@@ -135,11 +135,10 @@ extension Checker {
       switch change {
       case .formula(let index, let declaration):
         checker.formulaStates[index] = .pending
-        checker.formulas[index] = nil
         checker.record(declaration.name.span, .formula(declaration.name.name), definition: true)
         checker.resolveSignature(index)
         checker.ensureFormula(index)
-        guard let info = checker.formulas[index] else { return nil }
+        guard let info = checker.recheckedFormulas[index] else { return nil }
         formulas[index] = info
         changedFormulas.append(index)
       case .test(let ordinal, let declaration):
@@ -193,24 +192,19 @@ extension Checker {
     for tree in trees { parseDiagnostics.append(contentsOf: tree.diagnostics) }
     let diagnostics = Checker.sortedByPlace((parseDiagnostics + checkDiagnostics)[...], by: \.span)
 
+    // Occurrences are in place order: the old ones of the region give way to the new, and those after move.
     let newOccurrences = Checker.sortedByPlace(checker.occurrences[...], by: \.span)
-    var occurrences: [SymbolOccurrence] = []
-    occurrences.reserveCapacity(program.occurrences.count + newOccurrences.count)
-    var inserted = newOccurrences.isEmpty
-    let regionEnd = oldRegion?.upperBound ?? -1
-    for occurrence in program.occurrences {
-      if !inserted && (occurrence.span.file > file || (occurrence.span.file == file && occurrence.span.start > regionEnd)) {
-        occurrences.append(contentsOf: newOccurrences)
-        inserted = true
-      }
-      if occurrence.span.file == file {
-        if inside(occurrence.span, oldRegion) { continue }
-        occurrences.append(shift(occurrence))
-      } else {
-        occurrences.append(occurrence)
+    var occurrences = program.occurrences
+    let lower = Checker.firstOccurrence(in: occurrences, atOrAfter: file, oldRegion?.lowerBound ?? edit.start)
+    let upper = oldRegion.map { Checker.firstOccurrence(in: occurrences, atOrAfter: file, $0.upperBound + 1) } ?? lower
+    occurrences.replaceSubrange(lower..<upper, with: newOccurrences)
+    if !shift.isIdentity {
+      var index = lower + newOccurrences.count
+      while index < occurrences.count, occurrences[index].span.file == file {
+        occurrences[index] = shift(occurrences[index])
+        index += 1
       }
     }
-    if !inserted { occurrences.append(contentsOf: newOccurrences) }
 
     var sources = program.sources
     sources[file] = tree.source
@@ -227,6 +221,18 @@ extension Checker {
       sources: sources, trees: trees, formulas: formulas, formulaIndex: program.formulaIndex, constants: constants,
       constantIndex: program.constantIndex, jurisdictions: jurisdictions, provinceCodes: program.provinceCodes,
       interfaces: interfaces, tests: tests, diagnostics: diagnostics, occurrences: occurrences, tables: newTables)
+  }
+
+  /// The position of the first occurrence at or after `offset` of `file` in occurrences in place order.
+  static func firstOccurrence(in occurrences: [SymbolOccurrence], atOrAfter file: FileID, _ offset: Int) -> Int {
+    var low = 0
+    var high = occurrences.count
+    while low < high {
+      let middle = (low + high) / 2
+      let span = occurrences[middle].span
+      if span.file < file || (span.file == file && span.start < offset) { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   /// Whether a re-parsed formula shows the rest of the program what it showed before: the same name, parameters and

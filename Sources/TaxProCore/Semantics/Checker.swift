@@ -87,7 +87,12 @@ public final class Checker {
   var formulaParameterTypes: [[TaxType]] = []
   var formulaDeclaredReturn: [TaxType?] = []
   var formulaStates: [CheckState] = []
+  /// The formulas checked so far, by index (a whole check); see `formula(at:)`.
   var formulas: [FormulaInfo?] = []
+  /// When checking against a program: its formulas, shared rather than copied (a large program has many), and the
+  /// ones checked again here.
+  var programFormulas: [FormulaInfo] = []
+  var recheckedFormulas: [Int: FormulaInfo] = [:]
 
   var constantDeclarations: [ConstantDeclaration] = []
   var constantIndex: [String: Int] = [:]
@@ -142,7 +147,7 @@ public final class Checker {
     formulaStates = Array(repeating: .done, count: formulaDeclarations.count)
     formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
     constantEdges = Array(repeating: [], count: program.constants.count)
-    formulas = program.formulas.map { Optional($0) }
+    programFormulas = program.formulas
     constantDeclarations = tables.constantDeclarations
     constantIndex = program.constantIndex
     constantStates = Array(repeating: .done, count: constantDeclarations.count)
@@ -155,6 +160,17 @@ public final class Checker {
       parameterTypes[code] = jurisdiction.parameterTypes
     }
     self.predefined = tables.predefined.merging(predefined) { _, new in new }
+  }
+
+  /// The checked formula at `index`, if it is checked.
+  func formula(at index: Int) -> FormulaInfo? {
+    if index < formulas.count { return formulas[index] }
+    if let rechecked = recheckedFormulas[index] { return rechecked }
+    return index < programFormulas.count ? programFormulas[index] : nil
+  }
+
+  func setFormula(_ index: Int, _ info: FormulaInfo) {
+    if index < formulas.count { formulas[index] = info } else { recheckedFormulas[index] = info }
   }
 
   /// Checks one more expression against a checked program (an `eval` expression, a REPL line).

@@ -10,11 +10,24 @@ public struct SourceEdit: Sendable, Equatable {
   /// The edit between two texts: their common beginning and their common end (which never overlap).
   public init(from old: [UInt8], to new: [UInt8]) {
     let shorter = min(old.count, new.count)
-    let (prefix, suffix) = old.withUnsafeBufferPointer { old in
-      new.withUnsafeBufferPointer { new in
+    let (prefix, suffix) = old.withUnsafeBytes { old in
+      new.withUnsafeBytes { new in
+        // Eight bytes at a time, then byte by byte: a large document differs in only a few bytes.
         var prefix = 0
+        while prefix + 8 <= shorter,
+          old.loadUnaligned(fromByteOffset: prefix, as: UInt64.self)
+            == new.loadUnaligned(fromByteOffset: prefix, as: UInt64.self)
+        {
+          prefix += 8
+        }
         while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
+        while suffix + 8 <= shorter - prefix,
+          old.loadUnaligned(fromByteOffset: old.count - suffix - 8, as: UInt64.self)
+            == new.loadUnaligned(fromByteOffset: new.count - suffix - 8, as: UInt64.self)
+        {
+          suffix += 8
+        }
         while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
         return (prefix, suffix)
       }
@@ -191,14 +204,17 @@ extension Parser {
     var tree = old
     tree.source = source
     // Declarations: the old ones before, the new ones, the old ones after (moved).
-    var newDeclarations = Array(old.declarations[..<oldDeclarationStart])
-    newDeclarations.reserveCapacity(old.declarations.count + declarations.count)
+    // (Replacing in a copy copies the kept declarations in one go; only those after the window change further.)
+    var newDeclarations = old.declarations
+    newDeclarations.replaceSubrange(oldDeclarationStart..<oldDeclarationEnd, with: declarations)
     var origins: [Int?] = Array(0..<oldDeclarationStart)
-    newDeclarations.append(contentsOf: declarations)
+    origins.reserveCapacity(newDeclarations.count)
     origins.append(contentsOf: repeatElement(nil, count: declarations.count))
-    for position in oldDeclarationEnd..<old.declarations.count {
-      newDeclarations.append(delta == 0 ? old.declarations[position] : old.declarations[position].shifted(by: delta))
-      origins.append(position)
+    for position in oldDeclarationEnd..<old.declarations.count { origins.append(position) }
+    if delta != 0 {
+      for position in (oldDeclarationStart + declarations.count)..<newDeclarations.count {
+        newDeclarations[position] = newDeclarations[position].shifted(by: delta)
+      }
     }
     tree.declarations = newDeclarations
     // Comments and the lexer's diagnostics by place; the parser's by step.
