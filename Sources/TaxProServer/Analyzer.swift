@@ -13,7 +13,7 @@ final class Analyzer: @unchecked Sendable {
   /// A source as the job sees it: already parsed, or a text to parse.
   enum Input: Sendable {
     case parsed(SyntaxTree)
-    case text(id: FileID, name: String, text: String)
+    case source(SourceFile)
   }
 
   /// A document whose diagnostics are pushed.
@@ -162,10 +162,9 @@ final class Analyzer: @unchecked Sendable {
     let trees = job.inputs.map { input -> SyntaxTree in
       switch input {
       case .parsed(let tree): return tree
-      case .text(let id, let name, let text):
-        let source = SourceFile(id: id, name: name, text: text)
+      case .source(let source):
         // A document the previous analysis parsed: only the declarations the edits touched are parsed again.
-        guard let old = oldTrees[id], old.source.name == name else { return Parser.parse(source) }
+        guard let old = oldTrees[source.id], old.source.name == source.name else { return Parser.parse(source) }
         let reparse = Parser.reparse(old, as: source)
         if !reparse.edit.isEmpty { edited.append(reparse) }
         return reparse.tree
