@@ -76,6 +76,21 @@ import Testing
     return rechecked
   }
 
+  @Test func sortingByPlaceIsStable() {
+    var random = SeededGenerator(seed: 9)
+    for _ in 0..<500 {
+      let items = (0..<Int.random(in: 0...60, using: &random)).map { position in
+        (Span(file: FileID(Int.random(in: 0...2, using: &random)), start: Int.random(in: 0...9, using: &random), end: 0),
+          position)
+      }
+      let expected = items.sorted { a, b in
+        (a.0.file, a.0.start, a.1) < (b.0.file, b.0.start, b.1)
+      }
+      let sorted = Checker.sortedByPlace(items[...], by: \.0)
+      #expect(sorted.map(\.1) == expected.map(\.1))
+    }
+  }
+
   @Test func randomEditsOfGeneratedFormulas() {
     let library = StandardLibrary.trees()
     let rechecked = onLargeStack { Self.run(text: EditScenarios.formulas(60), library: library, edits: 150, seed: 11) }

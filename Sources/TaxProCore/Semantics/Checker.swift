@@ -241,27 +241,48 @@ public final class Checker {
   /// The checker's diagnostics (not the parser's), in place order; set by `run`.
   var checkDiagnostics: [Diagnostic] = []
 
-  /// `items` ordered by file and start, items at the same place kept in their order. Checking mostly produces them
-  /// in order already, which costs one pass.
+  /// `items` ordered by file and start, items at the same place kept in their order. Checking produces them in a
+  /// few ordered runs (one per pass over the declarations), so this merges runs: a pass per doubling of the run
+  /// length, and a single look when they are ordered already.
   static func sortedByPlace<T>(_ items: ArraySlice<T>, by span: (T) -> Span) -> [T] {
     func before(_ x: Span, _ y: Span) -> Bool { x.file != y.file ? x.file < y.file : x.start < y.start }
-    var sorted = true
-    var previous: Span? = nil
-    for item in items {
-      let current = span(item)
-      if let previous, before(current, previous) {
-        sorted = false
-        break
+    var current = Array(items)
+    guard current.count > 1 else { return current }
+    // Where each maximal ordered run starts.
+    var runs = [0]
+    for index in 1..<current.count where before(span(current[index]), span(current[index - 1])) { runs.append(index) }
+    if runs.count == 1 { return current }
+    var next: [T] = []
+    next.reserveCapacity(current.count)
+    while runs.count > 1 {
+      next.removeAll(keepingCapacity: true)
+      var merged: [Int] = []
+      var pair = 0
+      while pair < runs.count {
+        let lower = runs[pair]
+        let middle = pair + 1 < runs.count ? runs[pair + 1] : current.count
+        let upper = pair + 2 < runs.count ? runs[pair + 2] : current.count
+        merged.append(next.count)
+        var left = lower
+        var right = middle
+        // Equal places take the left run's first: the merge keeps the order of items at one place.
+        while left < middle && right < upper {
+          if before(span(current[right]), span(current[left])) {
+            next.append(current[right])
+            right += 1
+          } else {
+            next.append(current[left])
+            left += 1
+          }
+        }
+        next.append(contentsOf: current[left..<middle])
+        next.append(contentsOf: current[right..<upper])
+        pair += 2
       }
-      previous = current
+      swap(&current, &next)
+      runs = merged
     }
-    if sorted { return Array(items) }
-    return items.enumerated().sorted { a, b in
-      let (x, y) = (span(a.element), span(b.element))
-      if before(x, y) { return true }
-      if before(y, x) { return false }
-      return a.offset < b.offset
-    }.map(\.element)
+    return current
   }
 
   func makeProgram() -> Program {
