@@ -13,7 +13,7 @@ final class Analyzer: @unchecked Sendable {
   /// A source as the job sees it: already parsed, or a text to parse.
   enum Input: Sendable {
     case parsed(SyntaxTree)
-    case text(id: FileID, name: String, text: String)
+    case source(SourceFile)
   }
 
   /// A document whose diagnostics are pushed.
@@ -43,6 +43,8 @@ final class Analyzer: @unchecked Sendable {
   private let connection: Connection
   private let log: @Sendable (String) -> Void
   private let timing: Bool
+  /// Re-parse and re-check only what an edit touched (`TAXPRO_LSP_INCREMENTAL=0` turns this off, to compare).
+  private let incremental = ProcessInfo.processInfo.environment["TAXPRO_LSP_INCREMENTAL"] != "0"
   /// What was last pushed per document; touched only on the analyzer's thread.
   private var published: [FileID: [LSP.Diagnostic]] = [:]
   private var publishedURIs: [FileID: LSP.DocumentURI] = [:]
@@ -115,7 +117,10 @@ final class Analyzer: @unchecked Sendable {
       runningKey = Key(generation: job.generation, year: job.year)
       condition.unlock()
 
-      let analysis = analyze(job)
+      condition.lock()
+      let previous = latest
+      condition.unlock()
+      let analysis = analyze(job, previous: previous)
       condition.lock()
       // Freeing the analysis replaced takes a fifth of a re-check of a large program: it is done on another thread,
       // after the new diagnostics are out.
@@ -144,23 +149,54 @@ final class Analyzer: @unchecked Sendable {
     init(_ value: Analysis) { self.value = value }
   }
 
-  private func analyze(_ job: Job) -> Analysis {
+  /// Parses what changed since `previous` and checks the program: only the changed declarations when one document
+  /// changed in a way `Checker.recheck` can follow, else everything.
+  private func analyze(_ job: Job, previous: Analysis?) -> Analysis {
     let clock = ContinuousClock()
     let start = clock.now
+    var oldTrees: [FileID: SyntaxTree] = [:]
+    if incremental, let previous {
+      for tree in previous.program.trees { oldTrees[tree.source.id] = tree }
+    }
+    var edited: [Reparse] = []
     let trees = job.inputs.map { input -> SyntaxTree in
       switch input {
-      case .parsed(let tree): tree
-      case .text(let id, let name, let text): Parser.parse(SourceFile(id: id, name: name, text: text))
+      case .parsed(let tree): return tree
+      case .source(let source):
+        // A document the previous analysis parsed: only the declarations the edits touched are parsed again.
+        guard let old = oldTrees[source.id], old.source.name == source.name else { return Parser.parse(source) }
+        let reparse = Parser.reparse(old, as: source)
+        if !reparse.edit.isEmpty { edited.append(reparse) }
+        return reparse.tree
       }
     }
     let parsed = clock.now
-    let program = Checker.check(trees)
+    var program: Program? = nil
+    if let previous, edited.count == 1, Analyzer.sameTrees(previous.program.trees, trees, except: edited[0].tree.source.id) {
+      program = Checker.recheck(previous.program, after: edited[0])
+    }
+    let rechecked = program != nil
+    let checkedProgram = program ?? Checker.check(trees)
     let checked = clock.now
-    let analysis = Analysis(program: program, generation: job.generation, year: job.year, testFiles: job.testFiles)
+    let analysis = Analysis(
+      program: checkedProgram, generation: job.generation, year: job.year, testFiles: job.testFiles)
     if timing {
-      log("analysis \(job.generation): parse \(parsed - start), check \(checked - parsed), tests \(clock.now - checked)")
+      log(
+        "analysis \(job.generation): parse \(parsed - start), \(rechecked ? "re-check" : "check") \(checked - parsed), "
+          + "tests \(clock.now - checked)")
     }
     return analysis
+  }
+
+  /// Whether two lists of trees are of the same files in the same order, with the same texts but for `file`.
+  static func sameTrees(_ old: [SyntaxTree], _ new: [SyntaxTree], except file: FileID) -> Bool {
+    guard old.count == new.count else { return false }
+    for (before, after) in zip(old, new) {
+      guard before.source.id == after.source.id else { return false }
+      // Unchanged trees share their bytes, which makes this comparison immediate.
+      if after.source.id != file && before.source.bytes != after.source.bytes { return false }
+    }
+    return true
   }
 
   /// Pushes the diagnostics of every target whose set changed, and clears those of documents no longer targeted.

@@ -1,3 +1,4 @@
+import Foundation
 import LanguageServerProtocol
 import TaxProCore
 
@@ -15,7 +16,12 @@ struct LineMap {
   init(_ source: SourceFile) {
     self.source = source
     let bytes = source.bytes
-    if !bytes.contains(13) {
+    // Most texts have no "\r" at all; memchr finds that out many bytes at a time.
+    let hasReturn = bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return false }
+      return memchr(base, 13, buffer.count) != nil
+    }
+    if !hasReturn {
       lineStarts = source.lineStarts
       return
     }

@@ -14,7 +14,8 @@ final class Workspace {
     var uri: LSP.DocumentURI
     var path: String?
     var id: FileID
-    var text: String
+    /// The current text, with its line table (kept as bytes: a large document is converted once per change).
+    var file: SourceFile
     /// The editor's version while open; nil for a file read from disk.
     var version: Int?
     var isOpen: Bool
@@ -133,8 +134,8 @@ final class Workspace {
     }
     let id = idsByKey[key] ?? allocate(key)
     sources[id] = Source(
-      uri: uri, path: path, id: id, text: String(decoding: data, as: UTF8.self), version: nil, isOpen: false,
-      onDisk: true, tree: nil, replacesLibrary: StandardLibrary.libraryName(ofCopy: path))
+      uri: uri, path: path, id: id, file: SourceFile(id: id, name: path, bytes: [UInt8](data)), version: nil,
+      isOpen: false, onDisk: true, tree: nil, replacesLibrary: StandardLibrary.libraryName(ofCopy: path))
     generation += 1
   }
 
@@ -179,15 +180,16 @@ final class Workspace {
       let id = FileID(position)
       idsByKey[key] = id
       sources[id] = Source(
-        uri: item.uri, path: path, id: id, text: item.text, version: item.version, isOpen: true, onDisk: false,
-        tree: nil, replacesLibrary: library[position].name)
+        uri: item.uri, path: path, id: id, file: SourceFile(id: id, name: path, text: item.text),
+        version: item.version, isOpen: true, onDisk: false, tree: nil, replacesLibrary: library[position].name)
       generation += 1
       return
     }
     let id = idsByKey[key] ?? allocate(key)
     let onDisk = sources[id]?.onDisk ?? false
     sources[id] = Source(
-      uri: item.uri, path: path, id: id, text: item.text, version: item.version, isOpen: true,
+      uri: item.uri, path: path, id: id, file: SourceFile(id: id, name: path ?? item.uri.stringValue, text: item.text),
+      version: item.version, isOpen: true,
       onDisk: onDisk || (path.map(isUnderRoot) ?? false),
       tree: nil, replacesLibrary: path.flatMap(StandardLibrary.libraryName(ofCopy:)))
     generation += 1
@@ -207,19 +209,20 @@ final class Workspace {
     if let current = source.version, params.textDocument.version < current {
       return .staleVersion(current: current)
     }
-    var text = source.text
+    let name = source.file.name
+    var file = source.file
     for change in params.contentChanges {
       guard let range = change.range else {
-        text = change.text
+        file = SourceFile(id: id, name: name, text: change.text)
         continue
       }
-      let file = LineMap(SourceFile(id: id, name: "", text: text))
-      let bytes = file.byteRange(of: range)
+      let bytes = LineMap(file).byteRange(of: range)
       var updated = file.bytes
       updated.replaceSubrange(bytes, with: Array(change.text.utf8))
-      text = String(decoding: updated, as: UTF8.self)
+      // Invalid UTF-8 (a range that split a character) is repaired as a String would repair it.
+      file = SourceFile(id: id, name: name, bytes: updated)
     }
-    source.text = text
+    source.file = file
     source.version = params.textDocument.version
     source.tree = nil
     sources[id] = source
@@ -234,8 +237,9 @@ final class Workspace {
       sources[id] = nil
     } else if source.onDisk, let path = source.path, let data = FileManager.default.contents(atPath: path) {
       sources[id] = Source(
-        uri: LSP.DocumentURI(filePath: path), path: path, id: id, text: String(decoding: data, as: UTF8.self),
-        version: nil, isOpen: false, onDisk: true, tree: nil, replacesLibrary: source.replacesLibrary)
+        uri: LSP.DocumentURI(filePath: path), path: path, id: id,
+        file: SourceFile(id: id, name: path, bytes: [UInt8](data)), version: nil, isOpen: false, onDisk: true,
+        tree: nil, replacesLibrary: source.replacesLibrary)
     } else {
       sources[id] = nil
     }
@@ -248,7 +252,7 @@ final class Workspace {
   func tree(_ id: FileID) -> SyntaxTree? {
     if var source = sources[id] {
       if let tree = source.tree { return tree }
-      let tree = Parser.parse(SourceFile(id: id, name: source.path ?? source.uri.stringValue, text: source.text))
+      let tree = Parser.parse(source.file)
       source.tree = tree
       sources[id] = source
       return tree
@@ -260,7 +264,7 @@ final class Workspace {
   /// The current text of a source as a `SourceFile` (for position conversion), without parsing it.
   func sourceFile(_ id: FileID) -> SourceFile? {
     if let tree = sources[id]?.tree { return tree.source }
-    if let source = sources[id] { return SourceFile(id: id, name: source.path ?? source.uri.stringValue, text: source.text) }
+    if let source = sources[id] { return source.file }
     if isLibrary(id) { return library[id.rawValue].tree.source }
     return nil
   }
@@ -287,7 +291,7 @@ final class Workspace {
     func input(_ id: FileID) -> Analyzer.Input? {
       if let source = sources[id] {
         if let tree = source.tree { return .parsed(tree) }
-        return .text(id: id, name: source.path ?? source.uri.stringValue, text: source.text)
+        return .source(source.file)
       }
       if isLibrary(id) { return .parsed(library[id.rawValue].tree) }
       return nil

@@ -90,6 +90,7 @@ enum Commands {
   static func check(_ options: Options) throws(Options.UsageError) -> Int32 {
     guard !options.arguments.isEmpty else { throw Options.UsageError(message: "check needs at least one file") }
     let loaded = try Loading.load(options.arguments, directories: true)
+    KeptUntilExit.keep(loaded)
     if options.syntaxOnly {
       let trees = loaded.trees.filter { loaded.userFiles.contains($0.source.id) }
       let diagnostics = trees.flatMap(\.diagnostics)

@@ -32,7 +32,7 @@ enum Loading {
       guard let data = FileManager.default.contents(atPath: path) else {
         throw Options.UsageError(message: "cannot read '\(path)'")
       }
-      let source = SourceFile(id: FileID(nextID), name: path, text: String(decoding: data, as: UTF8.self))
+      let source = SourceFile(id: FileID(nextID), name: path, bytes: [UInt8](data))
       nextID += 1
       userFiles.insert(source.id)
       trees.append(Parser.parse(source))

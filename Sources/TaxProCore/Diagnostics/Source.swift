@@ -51,11 +51,13 @@ public struct LineColumn: Hashable, Sendable {
 }
 
 /// The text of one source with its line table.
+///
+/// The UTF-8 bytes are what everything reads; the text as a `String` is made from them when asked for, so a large
+/// file is held once rather than twice.
 public struct SourceFile: Sendable {
   public let id: FileID
   /// How diagnostics name it: a path, `<expr>`, `<stdin>`, `<std>/ON.tax`.
   public let name: String
-  public let text: String
   public let bytes: [UInt8]
   /// Byte offset of the first byte of each line.
   public let lineStarts: [Int]
@@ -63,16 +65,60 @@ public struct SourceFile: Sendable {
   public let firstLine: Int
 
   public init(id: FileID, name: String, text: String, firstLine: Int = 1) {
+    self.init(id: id, name: name, validBytes: Array(text.utf8), firstLine: firstLine)
+  }
+
+  /// A source from bytes as read from a file: invalid UTF-8 is repaired exactly as `String(decoding:as:)` repairs it,
+  /// so this is the same source as one made from that string, without making the string.
+  public init(id: FileID, name: String, bytes: [UInt8], firstLine: Int = 1) {
+    let valid = bytes.withUnsafeBufferPointer { buffer in
+      // ASCII (most sources) needs no decoding: eight bytes at a time, no byte with the high bit.
+      var ascii = true
+      var index = 0
+      if let base = buffer.baseAddress {
+        while index + 8 <= buffer.count {
+          if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+            ascii = false
+            break
+          }
+          index += 8
+        }
+      }
+      while ascii && index < buffer.count {
+        if buffer[index] >= 0x80 { ascii = false }
+        index += 1
+      }
+      if ascii { return true }
+      var iterator = buffer.makeIterator()
+      var decoder = UTF8()
+      while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue: continue
+        case .emptyInput: return true
+        case .error: return false
+        }
+      }
+    }
+    self.init(
+      id: id, name: name, validBytes: valid ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8),
+      firstLine: firstLine)
+  }
+
+  init(id: FileID, name: String, validBytes bytes: [UInt8], firstLine: Int) {
     self.id = id
     self.name = name
-    self.text = text
     self.firstLine = firstLine
-    self.bytes = Array(text.utf8)
+    self.bytes = bytes
     var starts = [0]
     starts.reserveCapacity(bytes.count / 32 + 1)
-    for (index, byte) in bytes.enumerated() where byte == 10 { starts.append(index + 1) }
+    bytes.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices where buffer[index] == 10 { starts.append(index + 1) }
+    }
     self.lineStarts = starts
   }
+
+  /// The whole text (made from the bytes on each call).
+  public var text: String { String(decoding: bytes, as: UTF8.self) }
 
   /// The 0-based line holding `offset`.
   public func lineIndex(of offset: Int) -> Int {

@@ -1,7 +1,7 @@
 extension Checker {
   func checkCall(_ callee: Identifier, _ arguments: [Argument], _ span: Span, in scope: inout Scope) -> TypedExpression {
     let name = callee.name
-    if scope.bindings[name] != nil || predefined[name] != nil || constantIndex[name] != nil {
+    if scope.lookup(name) != nil || predefined[name] != nil || constantIndex[name] != nil {
       _ = arguments.map { check($0.value, in: &scope) }
       error(
         "not-callable", "'\(name)' is a value, not a formula", at: callee.span,

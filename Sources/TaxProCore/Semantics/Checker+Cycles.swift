@@ -1,50 +1,95 @@
 extension Checker {
-  /// Reports every cycle among formulas, constants and parameters (Tarjan's algorithm, iterative: a chain of 100,000
-  /// formulas must not overflow the stack).
+  /// What `node` depends on (possibly with repeats).
+  func successors(of node: GlobalNode) -> [GlobalNode] {
+    switch node {
+    case .formula(let index): index < formulaEdges.count ? formulaEdges[index] : []
+    case .constant(let index): index < constantEdges.count ? constantEdges[index] : []
+    case .parameter: parameterEdges[node] ?? []
+    }
+  }
+
+  /// Reports every cycle among formulas, constants and parameters (Tarjan's algorithm on integer ids, iterative: a
+  /// chain of 100,000 formulas must not overflow the stack). Only declarations that depend on something can be on a
+  /// cycle, so only they get ids. Which cycle is found first does not matter: diagnostics are sorted by place.
   func findCycles() {
-    var indexOf: [GlobalNode: Int] = [:]
-    var lowLink: [GlobalNode: Int] = [:]
-    var onStack: Set<GlobalNode> = []
-    var stack: [GlobalNode] = []
-    var counter = 0
+    let formulaCount = formulaEdges.count
+    let constantCount = constantEdges.count
+    var parameterIDs: [GlobalNode: Int] = [:]
+    var parameters: [GlobalNode] = []
+    for node in parameterEdges.keys {
+      parameterIDs[node] = formulaCount + constantCount + parameters.count
+      parameters.append(node)
+    }
+    let count = formulaCount + constantCount + parameters.count
+    func node(_ id: Int) -> GlobalNode {
+      if id < formulaCount { return .formula(id) }
+      if id < formulaCount + constantCount { return .constant(id - formulaCount) }
+      return parameters[id - formulaCount - constantCount]
+    }
+    func id(_ node: GlobalNode) -> Int? {
+      switch node {
+      case .formula(let index): index < formulaCount && !formulaEdges[index].isEmpty ? index : nil
+      case .constant(let index):
+        index < constantCount && !constantEdges[index].isEmpty ? formulaCount + index : nil
+      case .parameter: parameterIDs.isEmpty ? nil : parameterIDs[node]
+      }
+    }
+    // Successor ids of every node that has some; nodes without successors are never on a cycle.
+    var adjacency = [[Int32]](repeating: [], count: count)
+    var hasEdges = false
+    for source in 0..<count {
+      let targets = successors(of: node(source))
+      if targets.isEmpty { continue }
+      var list: [Int32] = []
+      list.reserveCapacity(targets.count)
+      for target in targets { if let id = id(target) { list.append(Int32(id)) } }
+      if !list.isEmpty { hasEdges = true }
+      adjacency[source] = list
+    }
+    guard hasEdges else { return }
+    var indexOf = [Int32](repeating: -1, count: count)
+    var lowLink = [Int32](repeating: 0, count: count)
+    var onStack = [Bool](repeating: false, count: count)
+    var stack: [Int32] = []
+    var counter: Int32 = 0
     var components: [[GlobalNode]] = []
-    // Sorted by name (each name built once, not once per comparison).
-    let nodes = edges.keys.map { (describe($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
-    for root in nodes where indexOf[root] == nil {
-      // Each frame: the node and the remaining successors to visit.
-      var work: [(GlobalNode, [GlobalNode])] = []
-      func push(_ node: GlobalNode) {
+    // Each frame: a node and how many of its successors have been visited.
+    var work: [(node: Int, next: Int)] = []
+    for root in 0..<count where indexOf[root] < 0 && !adjacency[root].isEmpty {
+      func push(_ node: Int) {
         indexOf[node] = counter
         lowLink[node] = counter
         counter += 1
-        stack.append(node)
-        onStack.insert(node)
-        work.append((node, Array(edges[node] ?? [])))
+        stack.append(Int32(node))
+        onStack[node] = true
+        work.append((node, 0))
       }
       push(root)
-      while let (node, remaining) = work.popLast() {
-        var successors = remaining
-        if let next = successors.popLast() {
-          work.append((node, successors))
-          if indexOf[next] == nil {
+      while let frame = work.last {
+        let current = frame.node
+        if frame.next < adjacency[current].count {
+          work[work.count - 1].next += 1
+          let next = Int(adjacency[current][frame.next])
+          if indexOf[next] < 0 {
             push(next)
-          } else if onStack.contains(next) {
-            lowLink[node] = min(lowLink[node] ?? 0, indexOf[next] ?? 0)
+          } else if onStack[next] {
+            lowLink[current] = min(lowLink[current], indexOf[next])
           }
           continue
         }
+        work.removeLast()
         if let parent = work.last {
-          lowLink[parent.0] = min(lowLink[parent.0] ?? 0, lowLink[node] ?? 0)
+          lowLink[parent.node] = min(lowLink[parent.node], lowLink[current])
         }
-        if lowLink[node] == indexOf[node] {
-          var component: [GlobalNode] = []
+        if lowLink[current] == indexOf[current] {
+          var component: [Int] = []
           while let member = stack.popLast() {
-            onStack.remove(member)
-            component.append(member)
-            if member == node { break }
+            onStack[Int(member)] = false
+            component.append(Int(member))
+            if Int(member) == current { break }
           }
-          let selfLoop = component.count == 1 && (edges[node]?.contains(node) ?? false)
-          if component.count > 1 || selfLoop { components.append(component) }
+          let selfLoop = component.count == 1 && adjacency[current].contains(Int32(current))
+          if component.count > 1 || selfLoop { components.append(component.map(node)) }
         }
       }
     }
@@ -77,7 +122,7 @@ extension Checker {
     var path = [start]
     var current = start
     while path.count <= component.count {
-      let successors = (edges[current] ?? []).filter { members.contains($0) }.sorted { describe($0) < describe($1) }
+      let successors = self.successors(of: current).filter { members.contains($0) }.sorted { describe($0) < describe($1) }
       guard let next = successors.first(where: { !path.contains($0) }) ?? successors.first else { break }
       path.append(next)
       if next == start { break }
@@ -99,7 +144,10 @@ extension Checker {
     error("cycle", what, at: location, notes: notes)
     // Callers of a cyclic formula must not be evaluated: mark the members as having errors.
     for node in component {
-      if case .formula(let index) = node, formulas[index] != nil { formulas[index]?.hasErrors = true }
+      if case .formula(let index) = node, var info = formula(at: index) {
+        info.hasErrors = true
+        setFormula(index, info)
+      }
     }
   }
 }

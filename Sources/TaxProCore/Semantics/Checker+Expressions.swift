@@ -1,7 +1,12 @@
 extension Checker {
   func edge(from scope: Scope, to node: GlobalNode) {
-    guard let owner = scope.owner else { return }
-    edges[owner, default: []].insert(node)
+    switch scope.owner {
+    case .formula(let index): if formulaEdges[index].last != node { formulaEdges[index].append(node) }
+    case .constant(let index): if constantEdges[index].last != node { constantEdges[index].append(node) }
+    case .parameter(let jurisdiction, let name):
+      parameterEdges[.parameter(jurisdiction: jurisdiction, name: name), default: []].append(node)
+    case nil: break
+    }
   }
 
   func check(_ expression: Expression, in scope: inout Scope) -> TypedExpression {
@@ -39,7 +44,7 @@ extension Checker {
   // MARK: Names
 
   func checkName(_ name: String, _ span: Span, in scope: inout Scope) -> TypedExpression {
-    if let binding = scope.bindings[name] {
+    if let binding = scope.lookup(name) {
       if binding.isParameter, let formula = scope.formulaName {
         record(span, .formulaParameter(formula: formula, name: name))
       } else {
@@ -78,7 +83,7 @@ extension Checker {
   }
 
   func visibleNames(in scope: Scope) -> [String] {
-    Array(scope.bindings.keys) + Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys)
+    scope.names + Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys)
       + Array(predefined.keys)
   }
 
@@ -358,7 +363,7 @@ extension Checker {
         return .invalid(span)
       }
       code = "federal"
-    } else if case .name(let name) = object.kind, scope.bindings[name] == nil, predefined[name] == nil,
+    } else if case .name(let name) = object.kind, scope.lookup(name) == nil, predefined[name] == nil,
       let declaration = jurisdictionDeclarations[name], declaration.kind == .province
     {
       record(object.span, .jurisdiction(name))

@@ -9,7 +9,7 @@ extension Checker {
   func returnType(ofFormula index: Int, usedAt span: Span) -> TaxType {
     if let declared = formulaDeclaredReturn[index] { return declared }
     switch formulaStates[index] {
-    case .done: return formulas[index]?.returnType ?? .error
+    case .done: return formula(at: index)?.returnType ?? .error
     case .inProgress:
       // A cycle; reported by the cycle check. Inference cannot go through it.
       return .error
@@ -22,7 +22,7 @@ extension Checker {
         return .error
       }
       ensureFormula(index)
-      return formulas[index]?.returnType ?? .error
+      return formula(at: index)?.returnType ?? .error
     }
   }
 
@@ -93,10 +93,12 @@ extension Checker {
       returnType = .error
     }
     let hasErrors = diagnostics[errorsBefore...].contains { $0.severity == .error }
-    formulas[index] = FormulaInfo(
-      name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
-      parameters: parameters, returnType: returnType, returnTypeDeclared: formulaDeclaredReturn[index] != nil,
-      lets: lets, result: result, slotCount: scope.slotCount, span: declaration.span, hasErrors: hasErrors)
+    setFormula(
+      index,
+      FormulaInfo(
+        name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
+        parameters: parameters, returnType: returnType, returnTypeDeclared: formulaDeclaredReturn[index] != nil,
+        lets: lets, result: result, slotCount: scope.slotCount, span: declaration.span, hasErrors: hasErrors))
   }
 
   func checkLets(_ bindings: [LetBinding], in scope: inout Scope) -> [LetStep] {
@@ -113,7 +115,7 @@ extension Checker {
           at: binding.value.span)
         value = .invalid(value.span)
       }
-      if let previous = scope.bindings[binding.name.name] {
+      if let previous = scope.lookup(binding.name.name) {
         error(
           "duplicate-definition", "'\(binding.name.name)' is already defined in this body", at: binding.name.span,
           notes: [DiagnosticNote(.note, "defined here", span: previous.definition)])

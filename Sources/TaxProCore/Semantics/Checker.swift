@@ -21,18 +21,49 @@ struct LocalBinding {
 }
 
 /// The names a body can see and the frame slots they use.
+///
+/// A body has a handful of names, so they are kept in a list and looked up from the newest (a name declared again
+/// replaces the earlier one, as the duplicate is reported); only a long list gets a dictionary beside it.
 struct Scope {
-  var bindings: [String: LocalBinding] = [:]
+  private(set) var names: [String] = []
+  private var entries: [LocalBinding] = []
+  /// Name → position of its newest entry, once there are more than `linearLimit` entries.
+  private var positions: [String: Int]? = nil
+  static let linearLimit = 16
   var slotCount = 0
   /// The declaration being checked, for dependency edges.
   var owner: GlobalNode?
   /// The formula whose parameters these are (for symbols).
   var formulaName: String?
 
+  init(owner: GlobalNode? = nil, formulaName: String? = nil) {
+    self.owner = owner
+    self.formulaName = formulaName
+  }
+
+  /// The newest binding of `name`, if any.
+  func lookup(_ name: String) -> LocalBinding? {
+    if let positions { return positions[name].map { entries[$0] } }
+    var position = names.count - 1
+    while position >= 0 {
+      if names[position] == name { return entries[position] }
+      position -= 1
+    }
+    return nil
+  }
+
   mutating func declare(_ name: String, type: TaxType, at span: Span, isParameter: Bool) -> Int {
     let slot = slotCount
     slotCount += 1
-    bindings[name] = LocalBinding(slot: slot, type: type, definition: span, isParameter: isParameter)
+    names.append(name)
+    entries.append(LocalBinding(slot: slot, type: type, definition: span, isParameter: isParameter))
+    if positions != nil {
+      positions?[name] = names.count - 1
+    } else if names.count > Scope.linearLimit {
+      var built: [String: Int] = [:]
+      for (position, existing) in names.enumerated() { built[existing] = position }
+      positions = built
+    }
     return slot
   }
 }
@@ -56,7 +87,12 @@ public final class Checker {
   var formulaParameterTypes: [[TaxType]] = []
   var formulaDeclaredReturn: [TaxType?] = []
   var formulaStates: [CheckState] = []
+  /// The formulas checked so far, by index (a whole check); see `formula(at:)`.
   var formulas: [FormulaInfo?] = []
+  /// When checking against a program: its formulas, shared rather than copied (a large program has many), and the
+  /// ones checked again here.
+  var programFormulas: [FormulaInfo] = []
+  var recheckedFormulas: [Int: FormulaInfo] = [:]
 
   var constantDeclarations: [ConstantDeclaration] = []
   var constantIndex: [String: Int] = [:]
@@ -75,7 +111,12 @@ public final class Checker {
   var tests: [TestInfo] = []
   /// Values the host defines, visible everywhere as constants: the REPL's `ans` and `let` results.
   var predefined: [String: Value] = [:]
-  var edges: [GlobalNode: Set<GlobalNode>] = [:]
+  /// What each declaration depends on, for the cycle check: formulas' and constants' by index (sized by `collect`),
+  /// parameters' by jurisdiction and name. Kept as lists (repeats are harmless to the cycle check) because a set per
+  /// declaration costs more to fill than the check costs to run.
+  var formulaEdges: [[GlobalNode]] = []
+  var constantEdges: [[GlobalNode]] = []
+  var parameterEdges: [GlobalNode: [GlobalNode]] = [:]
   var inferenceDepth = 0
 
   init(trees: [SyntaxTree], recordOccurrences: Bool) {
@@ -104,7 +145,9 @@ public final class Checker {
     formulaParameterTypes = tables.formulaParameterTypes
     formulaDeclaredReturn = tables.formulaDeclaredReturn
     formulaStates = Array(repeating: .done, count: formulaDeclarations.count)
-    formulas = program.formulas.map { Optional($0) }
+    formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
+    constantEdges = Array(repeating: [], count: program.constants.count)
+    programFormulas = program.formulas
     constantDeclarations = tables.constantDeclarations
     constantIndex = program.constantIndex
     constantStates = Array(repeating: .done, count: constantDeclarations.count)
@@ -117,6 +160,17 @@ public final class Checker {
       parameterTypes[code] = jurisdiction.parameterTypes
     }
     self.predefined = tables.predefined.merging(predefined) { _, new in new }
+  }
+
+  /// The checked formula at `index`, if it is checked.
+  func formula(at index: Int) -> FormulaInfo? {
+    if index < formulas.count { return formulas[index] }
+    if let rechecked = recheckedFormulas[index] { return rechecked }
+    return index < programFormulas.count ? programFormulas[index] : nil
+  }
+
+  func setFormula(_ index: Int, _ info: FormulaInfo) {
+    if index < formulas.count { formulas[index] = info } else { recheckedFormulas[index] = info }
   }
 
   /// Checks one more expression against a checked program (an `eval` expression, a REPL line).
@@ -162,6 +216,7 @@ public final class Checker {
 
   func run() -> Program {
     for tree in trees { diagnostics.append(contentsOf: tree.diagnostics) }
+    let parseDiagnosticCount = diagnostics.count
     collect()
     checkInterfaces()
     for index in formulaDeclarations.indices { resolveSignature(index) }
@@ -174,14 +229,60 @@ public final class Checker {
       }
     }
     findCycles()
-    // Report in source order, as compilers do (checking order follows dependencies, not the text).
-    diagnostics = diagnostics.enumerated().sorted { a, b in
-      let (x, y) = (a.element.span, b.element.span)
-      if x.file != y.file { return x.file < y.file }
-      if x.start != y.start { return x.start < y.start }
-      return a.offset < b.offset
-    }.map(\.element)
+    // Report in source order, as compilers do (checking order follows dependencies, not the text). The checker's own
+    // diagnostics are kept sorted apart too, so that a re-check (`Checker.recheck`) can replace some of them.
+    checkDiagnostics = Checker.sortedByPlace(diagnostics[parseDiagnosticCount...], by: \.span)
+    diagnostics = Checker.sortedByPlace(diagnostics[..<parseDiagnosticCount] + checkDiagnostics, by: \.span)
+    // Occurrences in text order too: which declaration was checked first (on demand) then does not show.
+    occurrences = Checker.sortedByPlace(occurrences[...], by: \.span)
     return makeProgram()
+  }
+
+  /// The checker's diagnostics (not the parser's), in place order; set by `run`.
+  var checkDiagnostics: [Diagnostic] = []
+
+  /// `items` ordered by file and start, items at the same place kept in their order. Checking produces them in a
+  /// few ordered runs (one per pass over the declarations), so this merges runs: a pass per doubling of the run
+  /// length, and a single look when they are ordered already.
+  static func sortedByPlace<T>(_ items: ArraySlice<T>, by span: (T) -> Span) -> [T] {
+    func before(_ x: Span, _ y: Span) -> Bool { x.file != y.file ? x.file < y.file : x.start < y.start }
+    var current = Array(items)
+    guard current.count > 1 else { return current }
+    // Where each maximal ordered run starts.
+    var runs = [0]
+    for index in 1..<current.count where before(span(current[index]), span(current[index - 1])) { runs.append(index) }
+    if runs.count == 1 { return current }
+    var next: [T] = []
+    next.reserveCapacity(current.count)
+    while runs.count > 1 {
+      next.removeAll(keepingCapacity: true)
+      var merged: [Int] = []
+      var pair = 0
+      while pair < runs.count {
+        let lower = runs[pair]
+        let middle = pair + 1 < runs.count ? runs[pair + 1] : current.count
+        let upper = pair + 2 < runs.count ? runs[pair + 2] : current.count
+        merged.append(next.count)
+        var left = lower
+        var right = middle
+        // Equal places take the left run's first: the merge keeps the order of items at one place.
+        while left < middle && right < upper {
+          if before(span(current[right]), span(current[left])) {
+            next.append(current[right])
+            right += 1
+          } else {
+            next.append(current[left])
+            left += 1
+          }
+        }
+        next.append(contentsOf: current[left..<middle])
+        next.append(contentsOf: current[right..<upper])
+        pair += 2
+      }
+      swap(&current, &next)
+      runs = merged
+    }
+    return current
   }
 
   func makeProgram() -> Program {
@@ -216,7 +317,21 @@ public final class Checker {
       tables: CheckerTables(
         formulaDeclarations: formulaDeclarations, formulaParameterTypes: formulaParameterTypes,
         formulaDeclaredReturn: formulaDeclaredReturn, constantDeclarations: constantDeclarations,
-        jurisdictionDeclarations: jurisdictionDeclarations, predefined: predefined))
+        jurisdictionDeclarations: jurisdictionDeclarations, predefined: predefined, checkDiagnostics: checkDiagnostics,
+        formulaEdges: formulaEdges, constantEdges: constantEdges, parameterEdges: parameterEdges,
+        onDemandCount: onDemandCount()))
+  }
+
+  /// See `CheckerTables.onDemandCount`.
+  func onDemandCount() -> Int {
+    var count = constantDeclarations.count + formulaDeclaredReturn.filter { $0 == nil }.count
+    for (code, declaration) in jurisdictionDeclarations {
+      let members = Set(interface(for: declaration.kind)?.members.map(\.name) ?? [])
+      for (_, definitions) in definitionSyntax(code) {
+        for name in definitions.keys where !members.contains(name) { count += 1 }
+      }
+    }
+    return count
   }
 
   func placeholderFormula(_ declaration: FormulaDeclaration) -> FormulaInfo {
@@ -304,6 +419,8 @@ public final class Checker {
     formulaParameterTypes = Array(repeating: [], count: formulaDeclarations.count)
     formulaDeclaredReturn = Array(repeating: nil, count: formulaDeclarations.count)
     formulaStates = Array(repeating: .pending, count: formulaDeclarations.count)
+    formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
+    constantEdges = Array(repeating: [], count: constantDeclarations.count)
     formulas = Array(repeating: nil, count: formulaDeclarations.count)
     constantStates = Array(repeating: .pending, count: constantDeclarations.count)
     constants = Array(repeating: nil, count: constantDeclarations.count)

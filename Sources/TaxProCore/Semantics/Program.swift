@@ -203,4 +203,13 @@ struct CheckerTables: Sendable {
   var constantDeclarations: [ConstantDeclaration]
   var jurisdictionDeclarations: [String: JurisdictionDeclaration]
   var predefined: [String: Value]
+  /// What `Checker.recheck` needs to redo part of the check: the checker's own diagnostics in place order (the
+  /// parser's are in the trees), and the dependency edges of the cycle check.
+  var checkDiagnostics: [Diagnostic] = []
+  var formulaEdges: [[GlobalNode]] = []
+  var constantEdges: [[GlobalNode]] = []
+  var parameterEdges: [GlobalNode: [GlobalNode]] = [:]
+  /// How many declarations are checked on demand when first used (constants, formulas without a written result
+  /// type, parameters outside the interfaces): a chain of them is at most this long.
+  var onDemandCount = 0
 }

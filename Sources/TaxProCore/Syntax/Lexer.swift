@@ -17,6 +17,8 @@ public struct Lexer {
   var atLineStart = true
   var lineIndent: Int32 = 0
   var tokens: [Token] = []
+  /// The statement-end rule, applied to each token as it is made (so the tokens are built once, in one array).
+  var statementEnds = StatementEnds()
   var comments: [Comment] = []
   var diagnostics: [Diagnostic] = []
   /// Set when `maximumErrors` errors have been reported: lexing stops there, so that a file of 50 million stray
@@ -33,6 +35,17 @@ public struct Lexer {
   public static func lex(_ source: SourceFile) -> LexedSource {
     var lexer = Lexer(source: source)
     lexer.run()
+    return LexedSource(
+      tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics, stoppedEarly: lexer.stoppedEarly)
+  }
+
+  /// Lexes the lines in `range` alone, as part of a re-parse (`Parser.reparse`): `range` starts at the start of a line
+  /// and ends just after a token, where the end-of-input token is put.
+  static func lex(_ source: SourceFile, lines range: Range<Int>) -> LexedSource {
+    var lexer = Lexer(source: source)
+    lexer.index = range.lowerBound
+    lexer.lineStart = range.lowerBound
+    lexer.run(upTo: range.upperBound)
     return LexedSource(
       tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics, stoppedEarly: lexer.stoppedEarly)
   }
@@ -54,10 +67,11 @@ public struct Lexer {
 
   mutating func add(_ kind: TokenKind, _ start: Int) {
     if atLineStart { lineIndent = Int32(clamping: start - lineStart) }
-    tokens.append(
+    statementEnds.append(
       Token(
-        kind: kind, start: Int32(clamping: start), end: Int32(clamping: index), column: Int32(clamping: start - lineStart),
-        startsLine: atLineStart, lineIndent: lineIndent))
+        kind: kind, start: Int32(clamping: start), end: Int32(clamping: index),
+        column: Int32(clamping: start - lineStart), startsLine: atLineStart, lineIndent: lineIndent),
+      to: &tokens)
     atLineStart = false
   }
 
@@ -72,12 +86,16 @@ public struct Lexer {
   }
   static func isIdentifierPart(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
 
-  mutating func run() {
-    tokens.reserveCapacity(bytes.count / 4 + 1)
+  /// Lexes from `index` to `end` (the whole source unless a re-parse asks for some lines).
+  mutating func run(upTo end: Int? = nil) {
+    let limit = end ?? bytes.count
+    // Formula files have about one token per five bytes; reserving more than that costs only address space, while
+    // growing the array would copy every token made so far.
+    tokens.reserveCapacity((limit - index) / 3 + 16)
     // Skip a byte-order mark.
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     // Token offsets are 32-bit: a source of 2 GiB or more is read up to there.
-    let readable = min(bytes.count, Int(Int32.max) - 8)
+    let readable = min(limit, Int(Int32.max) - 8)
     while index < readable && !stoppedEarly {
       let byte = bytes[index]
       switch byte {
@@ -91,7 +109,7 @@ public struct Lexer {
         lexComment()
       case _ where Lexer.isIdentifierStart(byte):
         let start = index
-        while index < bytes.count, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
+        while index < limit, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
         let kind = keywordKind(start, index) ?? .identifier
         add(kind, start)
       case _ where Lexer.isDigit(byte):
@@ -104,15 +122,15 @@ public struct Lexer {
         lexPunctuation(byte)
       }
     }
-    if readable < bytes.count && !stoppedEarly {
+    if readable < limit && !stoppedEarly {
       error("too-large", "this source is too large (2 GiB or more); the rest is not read", index, index)
       stoppedEarly = true
     }
-    tokens.append(
+    statementEnds.append(
       Token(
-        kind: .endOfFile, start: Int32(clamping: bytes.count), end: Int32(clamping: bytes.count),
-        column: Int32(clamping: index - lineStart), startsLine: true, lineIndent: 0))
-    tokens = Lexer.markStatementEnds(tokens)
+        kind: .endOfFile, start: Int32(clamping: limit), end: Int32(clamping: limit),
+        column: Int32(clamping: index - lineStart), startsLine: true, lineIndent: 0),
+      to: &tokens)
   }
 
   /// Inserts a `newline` token at each line break that ends a statement, by one rule that `grammar/taxpro.lark`'s
@@ -123,56 +141,46 @@ public struct Lexer {
   ///   continues the expression above).
   /// A statement begins at the start of the input, after `{`, and after a line break that ends a statement.
   /// `formula` or `let` at the start of a line closes whatever parentheses and braces are open.
+  ///
+  /// The lexer applies the rule token by token as it makes them (`StatementEnds`); this is the same rule over a list.
   static func markStatementEnds(_ raw: [Token]) -> [Token] {
     var result: [Token] = []
     result.reserveCapacity(raw.count + raw.count / 4)
-    var nesting: [TokenKind] = []
-    var statementIndent: Int32 = raw.first?.lineIndent ?? 0
-    var startsStatement = true
-    for token in raw {
-      // `formula` or `let` at the start of a line can never be inside parentheses: an unclosed one above must not
-      // swallow the rest of the file.
-      if token.startsLine && token.column == 0 && (token.kind == .kwFormula || token.kind == .kwLet) {
-        nesting.removeAll()
-      }
-      if startsStatement {
-        statementIndent = token.lineIndent
-        startsStatement = false
-      }
-      if token.startsLine, let previous = result.last, nesting.last != .leftParen, previous.kind.canEndStatement,
-        token.kind.canStartStatement,
-        !((token.kind == .minus || token.kind == .dot) && token.column > statementIndent)
-      {
-        result.append(
-          Token(
-            kind: .newline, start: previous.end, end: previous.end, column: 0, startsLine: false,
-            lineIndent: previous.lineIndent))
-        statementIndent = token.lineIndent
-      }
-      switch token.kind {
-      case .leftParen: nesting.append(.leftParen)
-      case .leftBrace:
-        nesting.append(.leftBrace)
-        startsStatement = true
-      case .rightParen:
-        if let index = nesting.lastIndex(of: .leftParen), !nesting[index...].contains(.leftBrace) {
-          nesting.removeSubrange(index...)
-        }
-      case .rightBrace:
-        if let index = nesting.lastIndex(of: .leftBrace) { nesting.removeSubrange(index...) }
-      default: break
-      }
-      result.append(token)
-    }
+    var rule = StatementEnds()
+    for token in raw { rule.append(token, to: &result) }
     return result
   }
 
+  /// The reserved word spelled by `bytes[start..<end]`, if any (`TokenKind.keywords`), compared byte by byte: most
+  /// names are short and lowercase, and building a string for each to look up would cost more than lexing it.
   func keywordKind(_ start: Int, _ end: Int) -> TokenKind? {
     let length = end - start
-    guard length >= 2, length <= 10 else { return nil }
-    // Keywords are lowercase; a quick filter before building a string.
-    guard bytes[start] >= 97 else { return nil }
-    return TokenKind.keywords[String(decoding: bytes[start..<end], as: UTF8.self)]
+    guard length >= 2, length <= 8 else { return nil }
+    func matches(_ word: StaticString) -> Bool {
+      guard word.utf8CodeUnitCount == length else { return false }
+      let pointer = word.utf8Start
+      for offset in 1..<length where bytes[start + offset] != pointer[offset] { return false }
+      return true
+    }
+    switch bytes[start] {
+    case UInt8(ascii: "a"): return matches("and") ? .kwAnd : nil
+    case UInt8(ascii: "b"): return matches("brackets") ? .kwBrackets : nil
+    case UInt8(ascii: "e"): return matches("else") ? .kwElse : nil
+    case UInt8(ascii: "f"):
+      if matches("formula") { return .kwFormula }
+      if matches("federal") { return .kwFederal }
+      return matches("false") ? .kwFalse : nil
+    case UInt8(ascii: "i"):
+      if matches("if") { return .kwIf }
+      return matches("in") ? .kwIn : nil
+    case UInt8(ascii: "l"): return matches("let") ? .kwLet : nil
+    case UInt8(ascii: "n"): return matches("not") ? .kwNot : nil
+    case UInt8(ascii: "o"): return matches("or") ? .kwOr : nil
+    case UInt8(ascii: "t"):
+      if matches("then") { return .kwThen }
+      return matches("true") ? .kwTrue : nil
+    default: return nil
+    }
   }
 
   mutating func lexComment() {
@@ -447,5 +455,49 @@ public struct Lexer {
       ? "'\(text)'" : "byte 0x" + String(bytes[start], radix: 16)
     error("unexpected-character", "unexpected character \(shown)", start, index, notes: notes)
     add(.invalid, start)
+  }
+}
+
+/// The rule of `Lexer.markStatementEnds` as a state machine over tokens in order: each token is appended to `result`,
+/// after a `newline` token when the line break before it ends a statement.
+struct StatementEnds {
+  var nesting: [TokenKind] = []
+  var statementIndent: Int32 = 0
+  var startsStatement = true
+
+  mutating func append(_ token: Token, to result: inout [Token]) {
+    // `formula` or `let` at the start of a line can never be inside parentheses: an unclosed one above must not
+    // swallow the rest of the file.
+    if token.startsLine && token.column == 0 && (token.kind == .kwFormula || token.kind == .kwLet) && !nesting.isEmpty {
+      nesting.removeAll(keepingCapacity: true)
+    }
+    if startsStatement {
+      statementIndent = token.lineIndent
+      startsStatement = false
+    }
+    if token.startsLine, let previous = result.last, nesting.last != .leftParen, previous.kind.canEndStatement,
+      token.kind.canStartStatement,
+      !((token.kind == .minus || token.kind == .dot) && token.column > statementIndent)
+    {
+      result.append(
+        Token(
+          kind: .newline, start: previous.end, end: previous.end, column: 0, startsLine: false,
+          lineIndent: previous.lineIndent))
+      statementIndent = token.lineIndent
+    }
+    switch token.kind {
+    case .leftParen: nesting.append(.leftParen)
+    case .leftBrace:
+      nesting.append(.leftBrace)
+      startsStatement = true
+    case .rightParen:
+      if let index = nesting.lastIndex(of: .leftParen), !nesting[index...].contains(.leftBrace) {
+        nesting.removeSubrange(index...)
+      }
+    case .rightBrace:
+      if let index = nesting.lastIndex(of: .leftBrace) { nesting.removeSubrange(index...) }
+    default: break
+    }
+    result.append(token)
   }
 }

@@ -21,8 +21,6 @@ public struct Parser {
   let mode: ParseMode
   let tokens: [Token]
   let comments: [Comment]
-  /// Line index → index in `comments` of a documentation comment alone on that line.
-  let documentationLines: [Int: Int]
   var position = 0
   var diagnostics: [Diagnostic] = []
   var depth = 0
@@ -34,17 +32,21 @@ public struct Parser {
   /// Set when the parser itself reached `maximumDiagnostics`: it stops there.
   var stopped = false
   var lexerStoppedEarly = false
+  /// The steps of the top-level loop so far (see `ParseSegment`).
+  var segments: [ParseSegment] = []
+  /// A re-parse stops its loop at this token (the first one it does not redo); `reachedStop` says whether the loop got
+  /// there at the top of a step, as a whole parse would.
+  var stopIndex: Int? = nil
+  var reachedStop = false
+  /// Whether the last declaration was a formula: an indented line after one is reported as a stray body line. Carried
+  /// from step to step, so a re-parse starts with the value the whole parse had there.
+  var previousWasFormula = false
 
   init(source: SourceFile, lexed: LexedSource, mode: ParseMode) {
     self.source = source
     self.mode = mode
     self.tokens = lexed.tokens
     self.comments = lexed.comments
-    var lines: [Int: Int] = [:]
-    for (index, comment) in lexed.comments.enumerated() where comment.isDocumentation && comment.ownLine {
-      lines[source.lineIndex(of: comment.span.start)] = index
-    }
-    self.documentationLines = lines
     self.diagnostics = lexed.diagnostics
     // The lexer already said it stopped; the input's end is then no sign of an unfinished line.
     self.tooManyErrors = lexed.stoppedEarly
@@ -58,7 +60,8 @@ public struct Parser {
     let declarations = parser.parseDeclarations()
     return SyntaxTree(
       source: source, declarations: declarations, comments: lexed.comments, diagnostics: parser.diagnostics,
-      isIncomplete: parser.reachedEndUnexpectedly && !parser.lexerStoppedEarly)
+      isIncomplete: parser.reachedEndUnexpectedly && !parser.lexerStoppedEarly, segments: parser.segments,
+      lexerDiagnosticCount: lexed.diagnostics.count)
   }
 
   // MARK: Token access
@@ -81,9 +84,9 @@ public struct Parser {
     let token = tokens[index]
     // `federal.credit_rate * $100` starts an expression; only `federal "Canada" {` declares the jurisdiction.
     if token.kind == .kwFederal, index + 1 < tokens.count, tokens[index + 1].kind == .dot { return .identifier }
-    guard token.kind == .identifier, index + 1 < tokens.count,
-      let keyword = TokenKind.contextualKeywords[text(token)]
-    else { return token.kind }
+    guard token.kind == .identifier, index + 1 < tokens.count, let keyword = contextualKeyword(token) else {
+      return token.kind
+    }
     let next = tokens[index + 1].kind
     switch keyword {
     case .kwProvince: return next == .identifier ? keyword : token.kind
@@ -93,6 +96,28 @@ public struct Parser {
     case .kwTest: return next == .string ? keyword : token.kind
     case .kwYear: return next == .number ? keyword : token.kind
     default: return token.kind
+    }
+  }
+
+  /// The contextual keyword (`TokenKind.contextualKeywords`) a name spells, compared byte by byte: this is asked at
+  /// every line that might start a declaration, and a string for each would cost more than the question.
+  func contextualKeyword(_ token: Token) -> TokenKind? {
+    let start = Int(token.start)
+    let length = Int(token.end) - start
+    func matches(_ word: StaticString) -> Bool {
+      guard word.utf8CodeUnitCount == length else { return false }
+      let pointer = word.utf8Start
+      for offset in 0..<length where source.bytes[start + offset] != pointer[offset] { return false }
+      return true
+    }
+    guard length >= 4 else { return nil }
+    switch source.bytes[start] {
+    case UInt8(ascii: "t"): return matches("test") ? .kwTest : nil
+    case UInt8(ascii: "p"):
+      if matches("province") { return .kwProvince }
+      return matches("parameters") ? .kwParameters : nil
+    case UInt8(ascii: "y"): return matches("year") ? .kwYear : nil
+    default: return nil
     }
   }
 
@@ -217,31 +242,69 @@ public struct Parser {
 
   // MARK: Documentation
 
-  /// The `##` block directly above the line of `token`, when the token starts its line.
+  /// The `##` block directly above the line of `token`, when the token starts its line: the documentation comments
+  /// alone on the lines just above it, each on the line above the next.
   func documentation(before token: Token) -> Documentation {
     guard token.startsLine else { return Documentation() }
-    var line = source.lineIndex(of: Int(token.start)) - 1
+    let lineStart = Int(token.start) - Int(token.column)
+    // The last comment starting before the token's line; a comment on the line above is the last thing on it.
+    var low = 0
+    var high = comments.count
+    while low < high {
+      let middle = (low + high) / 2
+      if comments[middle].span.start < lineStart { low = middle + 1 } else { high = middle }
+    }
+    var index = low - 1
+    var nextLineStart = lineStart
     var indices: [Int] = []
-    while line >= 0, let index = documentationLines[line] {
+    while index >= 0, comments[index].isDocumentation, comments[index].ownLine,
+      endsLine(comments[index], before: nextLineStart)
+    {
       indices.append(index)
-      line -= 1
+      nextLineStart = source.lineStarts[source.lineIndex(of: comments[index].span.start)]
+      index -= 1
     }
     guard let first = indices.last, let last = indices.first else { return Documentation() }
     let lines = indices.reversed().map { comments[$0].text }
     return Documentation.parse(lines: lines, span: comments[first].span.to(comments[last].span))
   }
 
+  /// Whether the line break that ends `comment`'s line is the one just before `lineStart` (the comment's text stops
+  /// before a `\r` of a `\r\n`).
+  func endsLine(_ comment: Comment, before lineStart: Int) -> Bool {
+    let end = comment.span.end
+    if end == lineStart - 1 { return true }
+    return end == lineStart - 2 && source.bytes[end] == 13
+  }
+
   // MARK: Top level
 
   mutating func parseDeclarations() -> [Declaration] {
     var declarations: [Declaration] = []
-    var previousWasFormula = false
+    var diagnosticsBefore = diagnostics.count
+    var declarationsBefore = 0
     while true {
       skipNewlines()
+      if !segments.isEmpty {
+        segments[segments.count - 1].declarationCount = Int32(declarations.count - declarationsBefore)
+        segments[segments.count - 1].diagnosticCount = Int32(diagnostics.count - diagnosticsBefore)
+      }
+      declarationsBefore = declarations.count
+      diagnosticsBefore = diagnostics.count
+      if let stopIndex, position >= stopIndex {
+        reachedStop = position == stopIndex
+        break
+      }
       if at(.endOfFile) { break }
       // After too many errors nothing more is reported, so nothing more is built either (a file of 50 million
       // stray tokens must not become 50 million declarations).
       if stopped { break }
+      segments.append(
+        ParseSegment(
+          start: current.start, declarationCount: 0, diagnosticCount: 0,
+          isBoundary: (current.kind == .kwFormula || current.kind == .kwLet) && current.startsLine
+            && current.column == 0 && (position == 0 || tokens[position - 1].kind == .newline),
+          followsFormula: previousWasFormula, errorAtStart: lastErrorPosition == position))
       abandoning = false
       let start = position
       let errorsBefore = diagnostics.count

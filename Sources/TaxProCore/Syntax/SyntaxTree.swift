@@ -51,7 +51,9 @@ public struct Expression: Sendable {
   }
 }
 
-public indirect enum ExpressionKind: Sendable {
+/// Only the cases that hold expressions are boxed: leaves (names, literals) and calls are stored in place, so a
+/// name or a number costs no allocation of its own.
+public enum ExpressionKind: Sendable {
   case number(ExactDecimal)
   case money(ExactDecimal)
   /// A rate as a fraction: `5.05%` is `0.0505`.
@@ -61,12 +63,12 @@ public indirect enum ExpressionKind: Sendable {
   case name(String)
   /// The `federal` jurisdiction.
   case federal
-  case unary(UnaryOperator, Expression, operatorSpan: Span)
-  case binary(BinaryOperator, Expression, Expression, operatorSpan: Span)
+  indirect case unary(UnaryOperator, Expression, operatorSpan: Span)
+  indirect case binary(BinaryOperator, Expression, Expression, operatorSpan: Span)
   case call(Identifier, [Argument])
-  case member(Expression, Identifier)
-  case conditional(Expression, Expression, Expression)
-  case parenthesized(Expression)
+  indirect case member(Expression, Identifier)
+  indirect case conditional(Expression, Expression, Expression)
+  indirect case parenthesized(Expression)
   case brackets([BracketRow])
   /// Stands where the parser expected an expression and found none (already reported).
   case missing
@@ -100,13 +102,60 @@ public struct RangeConstraint: Sendable {
 }
 
 /// A formula parameter.
+///
+/// Most parameters have neither a range nor a default, and those two hold three expressions between them, so they
+/// are kept out of line: a plain parameter is a third of the size, and a large file has hundreds of thousands.
 public struct Parameter: Sendable {
   public var documentation: Documentation
   public var name: Identifier
   public var type: TypeAnnotation
-  public var range: RangeConstraint?
-  public var defaultValue: Expression?
   public var span: Span
+  /// The range and default, when either is written (never an empty element).
+  var extras: [Extras] = []
+
+  struct Extras: Sendable {
+    var range: RangeConstraint?
+    var defaultValue: Expression?
+  }
+
+  public init(
+    documentation: Documentation, name: Identifier, type: TypeAnnotation, range: RangeConstraint?,
+    defaultValue: Expression?, span: Span
+  ) {
+    self.documentation = documentation
+    self.name = name
+    self.type = type
+    self.span = span
+    if range != nil || defaultValue != nil { extras = [Extras(range: range, defaultValue: defaultValue)] }
+  }
+
+  public var range: RangeConstraint? {
+    get { extras.first?.range }
+    set { update { $0.range = newValue } }
+  }
+
+  public var defaultValue: Expression? {
+    get { extras.first?.defaultValue }
+    set { update { $0.defaultValue = newValue } }
+  }
+
+  mutating func update(_ body: (inout Extras) -> Void) {
+    var value = extras.first ?? Extras()
+    body(&value)
+    extras = value.range == nil && value.defaultValue == nil ? [] : [value]
+  }
+}
+
+extension Parameter: CustomReflectable {
+  /// The fields as written, not their storage (for debuggers and `dump`).
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "documentation": documentation, "name": name, "type": type, "range": range as Any,
+        "defaultValue": defaultValue as Any, "span": span,
+      ], displayStyle: .struct)
+  }
 }
 
 /// `let name = value` (in a body, a test or at top level).
@@ -225,4 +274,25 @@ public struct SyntaxTree: Sendable {
   /// True when the input stopped in the middle of something (an open parenthesis, `1 +`, a formula without a body):
   /// the REPL then asks for another line instead of reporting an error.
   public var isIncomplete: Bool
+  /// The parse step by step, so that `Parser.reparse` can redo only the steps an edit touched.
+  var segments: [ParseSegment] = []
+  /// The first this many `diagnostics` are the lexer's; the parser's follow, step after step.
+  var lexerDiagnosticCount = 0
+}
+
+/// One step of the parser's top-level loop: usually one declaration, or the recovery from what is not one.
+struct ParseSegment: Sendable {
+  /// Byte offset of the step's first token.
+  var start: Int32
+  /// Declarations and parser diagnostics the step produced, in order after those of the steps before it.
+  var declarationCount: Int32
+  var diagnosticCount: Int32
+  /// Whether the step begins where a re-parse may start or stop: a `formula` or `let` at column 0 after a line break
+  /// that ended a statement (or at the start of the input). The lexer's state is the same there whatever came
+  /// before (`Lexer.markStatementEnds` forgets open parentheses at such a line), and so is the parser's.
+  var isBoundary: Bool
+  /// The parser's state carried into the step: whether the declaration before was a formula, and whether an error
+  /// was already reported at the step's first token. A re-parse starts with them and must end with them.
+  var followsFormula: Bool
+  var errorAtStart: Bool
 }

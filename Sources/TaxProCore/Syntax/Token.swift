@@ -113,16 +113,28 @@ public enum TokenKind: UInt8, Sendable {
 }
 
 /// One token: its kind, its bytes, and where its line starts (for the layout rule that continues expressions).
+///
+/// A large file has millions of tokens, so the 32-bit fields come first and the two one-byte ones last: 20 bytes
+/// apart in an array rather than 24.
 public struct Token: Sendable {
-  public var kind: TokenKind
   public var start: Int32
   public var end: Int32
   /// Byte column of the token within its line (0-based).
   public var column: Int32
-  /// True for the first token on its line.
-  public var startsLine: Bool
   /// Indentation (byte columns) of the token's line.
   public var lineIndent: Int32
+  public var kind: TokenKind
+  /// True for the first token on its line.
+  public var startsLine: Bool
+
+  public init(kind: TokenKind, start: Int32, end: Int32, column: Int32, startsLine: Bool, lineIndent: Int32) {
+    self.kind = kind
+    self.start = start
+    self.end = end
+    self.column = column
+    self.startsLine = startsLine
+    self.lineIndent = lineIndent
+  }
 
   public var range: Range<Int> { Int(start)..<Int(end) }
 }

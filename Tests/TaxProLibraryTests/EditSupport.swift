@@ -1,0 +1,106 @@
+import Foundation
+
+@testable import TaxProCore
+@testable import TaxProLibrary
+
+/// Reproducible randomness for the edit tests (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Documents to edit and the edits a person (or a fuzzer) makes to them.
+enum EditScenarios {
+  static let provinces = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"]
+
+  /// `count` formulas like the benchmark's (each calling the one before), with tests and constants between them.
+  static func formulas(_ count: Int) -> String {
+    var lines: [String] = []
+    for i in 0..<count {
+      let province = provinces[i % provinces.count]
+      let call = i > 0 ? " + f\(i - 1)(income, rate, n) / 100" : ""
+      lines.append("## Formula \(i): a generated mix of arithmetic on money, rates and numbers.")
+      lines.append("formula f\(i)(income: Money, rate: Rate, n: Number): Money =")
+      lines.append("  let base = income * rate + $\((i * 37) % 1000).\(String(format: "%02d", i % 100)) * n - \(i % 7 + 1)% * income")
+      lines.append("  max(base - $\(i % 500).25, $0) + tax(\(province).income_tax, income) / \(i % 11 + 2)\(call)")
+      if i % 9 == 4 {
+        lines.append("")
+        lines.append("let c\(i) = f\(i)($50,000, 5%, 2)")
+      }
+      if i % 13 == 6 {
+        lines.append("# A plain comment.")
+        lines.append("test \"f\(i) is positive\" {")
+        lines.append("  let x = f\(i)($85,000, 10%, 1)")
+        lines.append("  x > $0")
+        lines.append("}")
+      }
+      if i % 17 == 8 {
+        // An error in a formula with a written result type, and a formula whose result type is inferred.
+        lines.append("formula h\(i)(x: Money) =")
+        lines.append("  x * 2 + c4")
+        lines.append("formula g\(i)(x: Money = $10, rate: Rate in 0%..100% = 5%): Money =")
+        lines.append("  if x > $100 then x * rate else brackets {")
+        lines.append("    $0 -> 5%")
+        lines.append("    $1,000 -> 10%")
+        lines.append("  }.rate")
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static let snippets = [
+    "(", ")", "{", "}", "\n", "\nformula ", "\nlet ", " + ", " - ", "\n  - ", "\n  .", "$1,23", "5%", "\"", "##",
+    "# x", "\n## doc\n", "if ", " then ", " else ", "brackets {", "\ntest \"t\" {", "\nprovince ZZ \"Z\" {",
+    "year 2025 {", ",", ":", "=", "->", "..", "ON.", "federal.", "12abc", "\r\n", "\t", "!", "\u{2212}", "é", "x:",
+    " Money", "parameters Province {", "f1(", "formula", "let", "1", "0", "$", "income", "f2", "\n\n", "## note: x\n",
+  ]
+
+  /// One random edit of `text`: a replaced, deleted or inserted range, mostly small, sometimes a digit swapped as a
+  /// person editing a figure would.
+  static func edit(_ text: [UInt8], using random: inout SeededGenerator) -> (Range<Int>, [UInt8]) {
+    let position = text.isEmpty ? 0 : Int.random(in: 0...text.count, using: &random)
+    let choice = Int.random(in: 0..<100, using: &random)
+    if choice < 25, let digit = text.indices.dropFirst(position).first(where: { text[$0] >= 48 && text[$0] <= 57 }) {
+      return (digit..<(digit + 1), [UInt8(48 + Int.random(in: 0...9, using: &random))])
+    }
+    if choice < 45 {
+      let end = min(text.count, position + Int.random(in: 1...30, using: &random))
+      return (position..<end, [])
+    }
+    if choice < 85 {
+      return (position..<position, Array(snippets.randomElement(using: &random)!.utf8))
+    }
+    // A line moved: cut it and paste it elsewhere is two edits; one paste here.
+    let end = min(text.count, position + Int.random(in: 1...200, using: &random))
+    let target = Int.random(in: 0...text.count, using: &random)
+    return (target..<target, Array(text[position..<end]))
+  }
+}
+
+/// Holds the result of work done on another thread.
+final class ResultBox<T>: @unchecked Sendable {
+  var value: T?
+  init() {}
+}
+
+/// Runs `body` on a thread with a large stack, as the tools run the core.
+func onLargeStack<T>(_ body: @escaping @Sendable () -> T) -> T {
+  let box = ResultBox<T>()
+  let done = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    box.value = body()
+    done.signal()
+  }
+  thread.stackSize = 256 << 20
+  thread.start()
+  done.wait()
+  guard let value = box.value else { preconditionFailure("the large-stack thread produced nothing") }
+  return value
+}

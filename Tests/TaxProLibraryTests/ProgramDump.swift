@@ -1,0 +1,60 @@
+import Foundation
+
+@testable import TaxProCore
+
+/// A canonical text of what the parser and checker produce, for comparing two ways of producing it (an incremental
+/// re-check against a fresh one, a faster parser against the old one's output). Everything is printed through
+/// `dump`, except dictionaries, which are printed in key order so that the text does not depend on hashing.
+enum ProgramDump {
+  static func text(_ value: Any) -> String {
+    var output = ""
+    dump(value, to: &output)
+    return output
+  }
+
+  /// The declarations, comments, diagnostics and completeness of a tree, without its source.
+  static func tree(_ tree: SyntaxTree) -> String {
+    var output = "tree \(tree.source.id.rawValue) \(tree.source.name) incomplete=\(tree.isIncomplete)\n"
+    for declaration in tree.declarations { output += text(declaration) }
+    for comment in tree.comments { output += text(comment) }
+    for diagnostic in tree.diagnostics { output += text(diagnostic) }
+    return output
+  }
+
+  /// Everything a program holds that queries and the evaluator read, restricted to `files` where it says where it is
+  /// (nil: every file).
+  static func program(_ program: Program, files: Set<FileID>? = nil) -> String {
+    func included(_ span: Span) -> Bool { files?.contains(span.file) ?? true }
+    var output = ""
+    for tree in program.trees where files?.contains(tree.source.id) ?? true { output += self.tree(tree) }
+    output += "formulas\n"
+    for formula in program.formulas where included(formula.span) { output += text(formula) }
+    for (name, index) in program.formulaIndex.sorted(by: { $0.key < $1.key })
+    where included(program.formulas[index].span) {
+      output += "\(name) -> \(program.formulas[index].span)\n"
+    }
+    output += "constants\n"
+    for constant in program.constants where included(constant.span) { output += text(constant) }
+    output += "tests\n"
+    for test in program.tests where included(test.span) { output += text(test) }
+    output += "jurisdictions \(program.provinceCodes)\n"
+    for (code, jurisdiction) in program.jurisdictions.sorted(by: { $0.key < $1.key }) where included(jurisdiction.span) {
+      output += "\(code) \(jurisdiction.kind) \(jurisdiction.fullName) \(jurisdiction.codeSpan) \(jurisdiction.span)\n"
+      output += text(jurisdiction.documentation)
+      for (year, definitions) in jurisdiction.years.sorted(by: { $0.key < $1.key }) {
+        output += "year \(year) \(jurisdiction.yearSpans[year].map { "\($0)" } ?? "-")\n"
+        for (_, definition) in definitions.sorted(by: { $0.key < $1.key }) { output += text(definition) }
+      }
+      for (name, type) in jurisdiction.parameterTypes.sorted(by: { $0.key < $1.key }) { output += "\(name): \(type)\n" }
+    }
+    output += "interfaces\n"
+    for (_, interface) in program.interfaces.sorted(by: { $0.key < $1.key }) where included(interface.span) {
+      output += text(interface)
+    }
+    output += "diagnostics\n"
+    for diagnostic in program.diagnostics where included(diagnostic.span) { output += text(diagnostic) }
+    output += "occurrences\n"
+    for occurrence in program.occurrences where included(occurrence.span) { output += text(occurrence) }
+    return output
+  }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import TaxProCore
+@testable import TaxProLibrary
+
+/// `Checker.recheck` must give exactly what checking the edited program from scratch gives, whenever it gives
+/// anything: after every random edit of a document, the re-checked program (or a whole check where the re-check
+/// declined) is compared with a fresh check, and the next edit starts from it.
+@Suite struct RecheckTests {
+  /// The checker's own tables, which the next re-check and checks against the program (the REPL) read.
+  static func tables(_ program: Program, file: FileID) -> String {
+    let tables = program.tables
+    var output = "declarations\n"
+    for declaration in tables.formulaDeclarations where declaration.span.file == file {
+      output += "\(declaration.name) \(declaration.span) \(declaration.parameters.map(\.span))\n"
+    }
+    for declaration in tables.constantDeclarations where declaration.span.file == file {
+      output += "\(declaration.binding.name) \(declaration.span)\n"
+    }
+    for (code, declaration) in tables.jurisdictionDeclarations.sorted(by: { $0.key < $1.key })
+    where declaration.span.file == file {
+      output += "\(code) \(declaration.span)\n"
+    }
+    output += "edges \(tables.formulaEdges) \(tables.constantEdges)\n"
+    output += "parameter edges \(tables.parameterEdges.count) on demand \(tables.onDemandCount)\n"
+    output += "check diagnostics\n"
+    for diagnostic in tables.checkDiagnostics { output += ProgramDump.text(diagnostic) }
+    return output
+  }
+
+  /// Applies `edits` random edits to `text` (checked with `library`); returns how many were re-checked.
+  static func run(text initial: String, library: [SyntaxTree], edits: Int, seed: UInt64) -> Int {
+    var random = SeededGenerator(seed: seed)
+    var bytes = Array(initial.utf8)
+    let id = FileID(library.count + 5)
+    var tree = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: bytes))
+    var program = Checker.check(library + [tree])
+    var rechecked = 0
+    for step in 0..<edits {
+      var (range, replacement) = EditScenarios.edit(bytes, using: &random)
+      // Errors pile up and soon stop every re-check: now and then the text goes back to the start (one more edit).
+      if step % 5 == 4 { (range, replacement) = (0..<bytes.count, Array(initial.utf8)) }
+      let previous = bytes
+      bytes.replaceSubrange(range, with: replacement)
+      let reparse = Parser.reparse(tree, as: SourceFile(id: id, name: "doc.tax", bytes: bytes))
+      let fresh = Checker.check(library + [reparse.tree])
+      guard let incremental = Checker.recheck(program, after: reparse) else {
+        program = fresh
+        tree = reparse.tree
+        continue
+      }
+      rechecked += 1
+      let context = "seed \(seed), edit \(step): \(range) ← \(String(decoding: replacement, as: UTF8.self).debugDescription)"
+      let (got, expected) = (
+        ProgramDump.program(incremental, files: [id]) + tables(incremental, file: id),
+        ProgramDump.program(fresh, files: [id]) + tables(fresh, file: id)
+      )
+      let sameDiagnostics = incremental.diagnostics.map(ProgramDump.text) == fresh.diagnostics.map(ProgramDump.text)
+      guard got == expected, sameDiagnostics else {
+        #expect(got == expected, "\(context)")
+        #expect(sameDiagnostics, "\(context)")
+        // TAXPRO_RECHECK_DEBUG=directory keeps the texts and dumps of the first difference there.
+        if let directory = ProcessInfo.processInfo.environment["TAXPRO_RECHECK_DEBUG"] {
+          FileManager.default.createFile(atPath: directory + "/before.tax", contents: Data(previous))
+          FileManager.default.createFile(atPath: directory + "/after.tax", contents: Data(bytes))
+          try? got.write(toFile: directory + "/rechecked.dump", atomically: true, encoding: .utf8)
+          try? expected.write(toFile: directory + "/fresh.dump", atomically: true, encoding: .utf8)
+        }
+        // Every later program would differ too.
+        break
+      }
+      program = incremental
+      tree = reparse.tree
+    }
+    return rechecked
+  }
+
+  @Test func sortingByPlaceIsStable() {
+    var random = SeededGenerator(seed: 9)
+    for _ in 0..<500 {
+      let items = (0..<Int.random(in: 0...60, using: &random)).map { position in
+        (Span(file: FileID(Int.random(in: 0...2, using: &random)), start: Int.random(in: 0...9, using: &random), end: 0),
+          position)
+      }
+      let expected = items.sorted { a, b in
+        (a.0.file, a.0.start, a.1) < (b.0.file, b.0.start, b.1)
+      }
+      let sorted = Checker.sortedByPlace(items[...], by: \.0)
+      #expect(sorted.map(\.1) == expected.map(\.1))
+    }
+  }
+
+  @Test func randomEditsOfGeneratedFormulas() {
+    let library = StandardLibrary.trees()
+    let rechecked = onLargeStack { Self.run(text: EditScenarios.formulas(60), library: library, edits: 150, seed: 11) }
+    // A quarter of the edits change one digit, most of them in a formula's body or a test: those are re-checked.
+    #expect(rechecked > 150 / 6)
+  }
+
+  @Test func randomEditsOfTheExamples() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let directory = root.appendingPathComponent("examples")
+    let examples = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasSuffix(".tax") }.sorted()
+    let library = StandardLibrary.trees()
+    var rechecked = 0
+    for (number, name) in examples.enumerated() {
+      let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+      rechecked += onLargeStack { Self.run(text: text, library: library, edits: 40, seed: UInt64(200 + number)) }
+    }
+    #expect(rechecked > 0)
+  }
+
+  @Test func randomEditsOfLibraryFiles() {
+    // A library file edited in place of the library's own (as when the editor opens a copy of it).
+    let files = StandardLibrary.files()
+    for (number, name) in ["<std>/income_tax.tax", "<std>/ON.tax"].enumerated() {
+      guard let file = files.first(where: { $0.name == name }) else {
+        Issue.record("no \(name) in the library")
+        continue
+      }
+      let library = files.filter { $0.name != name }.enumerated().map { offset, file in
+        Parser.parse(SourceFile(id: FileID(offset), name: file.name, text: file.text))
+      }
+      _ = onLargeStack { Self.run(text: file.text, library: library, edits: 40, seed: UInt64(300 + number)) }
+    }
+  }
+
+  @Test func theBenchmarkEditIsRechecked() {
+    // Checking runs on a large stack, as the tools run it (the library's inferences nest deeply in a debug build).
+    onLargeStack { Self.benchmarkEdit() }
+  }
+
+  /// One digit of a formula's body in the middle of a long chain of formulas: only that formula is checked again.
+  static func benchmarkEdit() {
+    let library = StandardLibrary.trees()
+    let text = EditScenarios.formulas(300)
+    var bytes = Array(text.utf8)
+    let id = FileID(library.count)
+    let tree = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: bytes))
+    let program = Checker.check(library + [tree])
+    // The first digit of the money amount in a `let base = income * rate + $…` line past the middle.
+    let marker = Array("rate + $".utf8)
+    let middle = bytes.count / 2
+    guard
+      let found = (middle..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<($0 + marker.count)]) == marker }),
+      let digit = (found + marker.count..<bytes.count).first(where: { bytes[$0] >= 48 && bytes[$0] <= 57 })
+    else {
+      Issue.record("no digit")
+      return
+    }
+    bytes[digit] = bytes[digit] == UInt8(ascii: "3") ? UInt8(ascii: "4") : UInt8(ascii: "3")
+    let reparse = Parser.reparse(tree, as: SourceFile(id: id, name: "doc.tax", bytes: bytes))
+    let rechecked = Checker.recheck(program, after: reparse)
+    #expect(rechecked != nil)
+    if let rechecked {
+      let fresh = Checker.check(library + [reparse.tree])
+      #expect(ProgramDump.program(rechecked, files: [id]) == ProgramDump.program(fresh, files: [id]))
+    }
+  }
+}

@@ -1,0 +1,101 @@
+"""Edits re-parse and re-check only what they touched: after each of a chain of incremental edits, the server must
+answer exactly as it does for the same text opened afresh."""
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from lsp_support import diagnostics, position_of, uri
+
+pytestmark = [pytest.mark.asyncio,
+              pytest.mark.filterwarnings("error::pytest_lsp.checks.LspSpecificationWarning")]
+
+NAME = "edited.tax"
+
+TEXT = """## The base amount.
+formula base(income: Money): Money =
+  let part = income * 10%
+  part + $1,000
+
+formula uses(income: Money): Money =
+  base(income) * 2
+
+formula later(x: Money): Money =
+  uses(x) + base(x)
+
+test "uses" {
+  uses($10,000) == $4,000
+}
+"""
+
+# (text to find, text to put in its place): one-digit changes, lines added above later declarations, an error made
+# and mended, a test made to fail.
+EDITS = [
+    ("10%", "20%"),
+    ("  part + $1,000", "  let extra = part * 2\n  part + extra + $1,000"),
+    ("base(income) * 2", "base(incme) * 2"),
+    ("base(incme) * 2", "base(income) * 3"),
+    ("$4,000", "$2,200"),
+    ("uses(x) + base(x)", "uses(x) + base(x) + later(x)"),
+    ("uses(x) + base(x) + later(x)", "uses(x) - base(x)"),
+]
+
+
+def change(client, text, needle, replacement, version):
+    start = position_of(text, needle)
+    end = position_of(text, needle, offset=len(needle))
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri(client, NAME), version=version),
+        content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start=start, end=end),
+                                                                text=replacement)]))
+    return text.replace(needle, replacement, 1)
+
+
+async def answers(client, text):
+    """What the server says about the document now: its diagnostics, semantic tokens, and hover and definition at
+    each use of `base`."""
+    document = types.TextDocumentIdentifier(uri=uri(client, NAME))
+    tokens = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=document))
+    found = await diagnostics(client, NAME)
+    result = {
+        "diagnostics": sorted((d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character,
+                               str(d.code), d.message) for d in found),
+        "tokens": list(tokens.data) if tokens else None,
+        "places": [],
+    }
+    for occurrence in range(text.count("base(")):
+        position = position_of(text, "base(", offset=1, occurrence=occurrence)
+        hover = await client.text_document_hover_async(types.HoverParams(text_document=document, position=position))
+        definition = await client.text_document_definition_async(
+            types.DefinitionParams(text_document=document, position=position))
+        result["places"].append((str(hover.contents) if hover else None, str(definition)))
+    return result
+
+
+def forget_diagnostics(client):
+    """Drops the pushed diagnostics of the document, so that the next ones waited for are new."""
+    client.diagnostics.pop(uri(client, NAME), None)
+
+
+async def test_a_chain_of_edits_answers_as_a_fresh_open(client: LanguageClient):
+    texts = []
+    incremental = []
+    text = TEXT
+    forget_diagnostics(client)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri(client, NAME), language_id="taxpro", version=1, text=text)))
+    await answers(client, text)
+    for version, (needle, replacement) in enumerate(EDITS, start=2):
+        forget_diagnostics(client)
+        text = change(client, text, needle, replacement, version)
+        texts.append(text)
+        incremental.append(await answers(client, text))
+    version = len(EDITS) + 2
+    for step, text in enumerate(texts):
+        client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(client, NAME))))
+        forget_diagnostics(client)
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=uri(client, NAME), language_id="taxpro", version=version, text=text)))
+        version += 1
+        assert await answers(client, text) == incremental[step], f"after edit {step}: {EDITS[step]}"
