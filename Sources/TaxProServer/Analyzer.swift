@@ -174,6 +174,10 @@ final class Analyzer: @unchecked Sendable {
     var program: Program? = nil
     if let previous, edited.count == 1, Analyzer.sameTrees(previous.program.trees, trees, except: edited[0].tree.source.id) {
       program = Checker.recheck(previous.program, after: edited[0])
+    } else if let previous, edited.isEmpty, Analyzer.sameTrees(previous.program.trees, trees, except: nil) {
+      // Nothing changed (an edit undone within a burst, a document closed and opened again as it was): the same
+      // trees check to the same program.
+      program = previous.program
     }
     let rechecked = program != nil
     let checkedProgram = program ?? Checker.check(trees)
@@ -188,8 +192,9 @@ final class Analyzer: @unchecked Sendable {
     return analysis
   }
 
-  /// Whether two lists of trees are of the same files in the same order, with the same texts but for `file`.
-  static func sameTrees(_ old: [SyntaxTree], _ new: [SyntaxTree], except file: FileID) -> Bool {
+  /// Whether two lists of trees are of the same files in the same order, with the same texts but for `file` (all of
+  /// them when it is nil).
+  static func sameTrees(_ old: [SyntaxTree], _ new: [SyntaxTree], except file: FileID?) -> Bool {
     guard old.count == new.count else { return false }
     for (before, after) in zip(old, new) {
       guard before.source.id == after.source.id else { return false }

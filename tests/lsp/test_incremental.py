@@ -29,7 +29,7 @@ test "uses" {
 """
 
 # (text to find, text to put in its place): one-digit changes, lines added above later declarations, an error made
-# and mended, a test made to fail.
+# and mended, a test made to fail, a change to the same text.
 EDITS = [
     ("10%", "20%"),
     ("  part + $1,000", "  let extra = part * 2\n  part + extra + $1,000"),
@@ -38,6 +38,9 @@ EDITS = [
     ("$4,000", "$2,200"),
     ("uses(x) + base(x)", "uses(x) + base(x) + later(x)"),
     ("uses(x) + base(x) + later(x)", "uses(x) - base(x)"),
+    # A change that leaves the text as it was: the previous program is kept.
+    ("uses(x) - base(x)", "uses(x) - base(x)"),
+    ("$2,200", "$2,100"),
 ]
 
 
