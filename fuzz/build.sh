@@ -28,14 +28,14 @@ modules_for() {
     core) echo TaxProCore ;;
     lsp) echo LanguageServerProtocol ;;
     server) echo TaxProCore LanguageServerProtocol TaxProLibrary TaxProServer ;;
-    *) echo "build.sh: unknown target '$1' (core, lsp, server)" >&2; return 2 ;;
+    incremental) echo TaxProCore ;;
+    *) echo "build.sh: unknown target '$1' (core, lsp, server, incremental)" >&2; return 2 ;;
   esac
 }
 
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-  targets=(core lsp)
-  [ -f fuzz/targets/server.swift ] && targets+=(server)
+  targets=(core lsp server incremental)
 fi
 built=" "
 for target in "${targets[@]}"; do
@@ -48,5 +48,8 @@ for target in "${targets[@]}"; do
     objects+=("$modules/$module.o")
   done
   echo "fuzz: linking $target" >&2
-  swiftc "${flags[@]}" -I "$modules" "fuzz/targets/$target.swift" "${objects[@]}" -o "fuzz/out/$target"
+  # A target may also use test helpers: the differential one prints programs as the tests compare them.
+  helpers=()
+  [ "$target" = incremental ] && helpers+=(Tests/TaxProLibraryTests/ProgramDump.swift)
+  swiftc "${flags[@]}" -I "$modules" "fuzz/targets/$target.swift" "${helpers[@]}" "${objects[@]}" -o "fuzz/out/$target"
 done

@@ -1,7 +1,8 @@
 """Writes the seed corpora of the fuzz targets into fuzz/out/seeds/TARGET from the repository's own inputs.
 
 core: every example, test fixture and standard-library file as a file (first byte 1) and as session input (first
-byte 0), and expressions of every kind as session input. lsp: framed JSON-RPC streams of a typical session and of
+byte 0), and expressions of every kind as session input. incremental: the same files, each with three edits in its
+middle, with and without the standard library. lsp: framed JSON-RPC streams of a typical session and of
 broken framing.
 """
 
@@ -61,22 +62,39 @@ def lsp_seeds():
     yield json.dumps(session[0]).encode()
 
 
+def source_files() -> list[Path]:
+    """The fixtures, the standard library and the examples."""
+    files = sorted((ROOT / "Tests" / "TaxProCoreTests" / "Fixtures").rglob("*.tax"))
+    files += sorted((ROOT / "Sources" / "TaxProLibrary" / "Resources").rglob("*.tax"))
+    files += sorted((ROOT / "examples").rglob("*.tax")) if (ROOT / "examples").exists() else []
+    return files
+
+
 def main():
     targets = sys.argv[1:] or ["core", "lsp"]
     if "core" in targets:
         directory = OUT / "core"
         directory.mkdir(parents=True, exist_ok=True)
-        files = sorted((ROOT / "Tests" / "TaxProCoreTests" / "Fixtures").rglob("*.tax"))
-        files += sorted((ROOT / "Sources" / "TaxProLibrary" / "Resources").rglob("*.tax"))
-        files += sorted((ROOT / "examples").rglob("*.tax")) if (ROOT / "examples").exists() else []
         count = 0
-        for path in files:
+        for path in source_files():
             data = path.read_bytes()
             (directory / f"file_{count}").write_bytes(b"\x01" + data)
             (directory / f"session_{count}").write_bytes(b"\x00" + data)
             count += 1
         for index, expression in enumerate(EXPRESSIONS):
             (directory / f"expression_{index}").write_bytes(b"\x00" + expression.encode())
+    if "incremental" in targets:
+        directory = OUT / "incremental"
+        directory.mkdir(parents=True, exist_ok=True)
+        for count, path in enumerate(source_files()):
+            data = path.read_bytes()
+            # Edits in the middle of each file: a digit, a line added, a word removed; with and without the library.
+            middle = len(data) // 2
+            for number, (removed, replacement) in enumerate([(1, b"7"), (0, b"\n  let extra = 1\n"), (6, b"")]):
+                for library in (0, 1):
+                    header = bytes([removed << 1 | library, middle >> 8 & 0xFF, middle & 0xFF])
+                    name = f"file_{count}_{number}_{library}"
+                    (directory / name).write_bytes(header + data + b"\x00" + replacement)
     if "lsp" in targets or "server" in targets:
         for target in ("lsp", "server"):
             directory = OUT / target

@@ -57,4 +57,25 @@ enum ProgramDump {
     for occurrence in program.occurrences where included(occurrence.span) { output += text(occurrence) }
     return output
   }
+
+  /// The checker's own tables, which the next re-check and checks against the program (the REPL) read.
+  static func tables(_ program: Program, file: FileID) -> String {
+    let tables = program.tables
+    var output = "declarations\n"
+    for declaration in tables.formulaDeclarations where declaration.span.file == file {
+      output += "\(declaration.name) \(declaration.span) \(declaration.parameters.map(\.span))\n"
+    }
+    for declaration in tables.constantDeclarations where declaration.span.file == file {
+      output += "\(declaration.binding.name) \(declaration.span)\n"
+    }
+    for (code, declaration) in tables.jurisdictionDeclarations.sorted(by: { $0.key < $1.key })
+    where declaration.span.file == file {
+      output += "\(code) \(declaration.span)\n"
+    }
+    output += "edges \(tables.formulaEdges) \(tables.constantEdges)\n"
+    output += "parameter edges \(tables.parameterEdges.count) on demand \(tables.onDemandCount)\n"
+    output += "check diagnostics\n"
+    for diagnostic in tables.checkDiagnostics { output += text(diagnostic) }
+    return output
+  }
 }

@@ -1,0 +1,81 @@
+// libFuzzer target: the language server's incremental path against the whole one, on arbitrary texts and edits.
+//
+// The input is a text, a zero byte, and a replacement; the first three bytes say where the replacement goes (a
+// 16-bit offset into the text, taken modulo its length + 1) and how many bytes it replaces, and whether the standard
+// library (part of it) is checked with the text (odd first byte) or the text alone (even). The text is parsed and checked; then
+// the edit is made and
+// - `Parser.reparse` of the old tree must equal `Parser.parse` of the new text;
+// - `Checker.recheck` of the old program, whenever it does not decline, must equal `Checker.check` of the new trees:
+//   the program (declarations, formulas, constants, tests, jurisdictions, diagnostics, occurrences), the checker's
+//   tables, and every diagnostic.
+// A difference is a crash, with both texts in the message.
+import Foundation
+
+@testable import TaxProCore
+
+/// Part of the standard library (the interfaces, `federal`, two provinces and the income-tax and credit formulas, so
+/// that inputs can use them; all of it would make each run several times slower), parsed once, from
+/// `TAXPRO_LIBRARY` or the sources beside this file.
+let libraryTrees: [SyntaxTree] = {
+  let directory = ProcessInfo.processInfo.environment["TAXPRO_LIBRARY"]
+    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+      "../../Sources/TaxProLibrary/Resources"
+    ).standardizedFileURL.path
+  let names = ["interfaces.tax", "federal.tax", "ON.tax", "QC.tax", "income_tax.tax", "credits.tax"]
+  let order = ["interfaces.tax": 0, "federal.tax": 1]
+  var trees: [SyntaxTree] = []
+  for name in names.sorted(by: { (order[$0] ?? 2, $0) < (order[$1] ?? 2, $1) }) {
+    guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
+    let source = SourceFile(id: FileID(trees.count), name: "<std>/" + name, text: String(decoding: data, as: UTF8.self))
+    trees.append(Parser.parse(source))
+  }
+  if trees.isEmpty { fatalError("fuzz: no standard library in \(directory)") }
+  return trees
+}()
+
+func fail(_ what: String, _ before: [UInt8], _ after: [UInt8], _ got: String, _ expected: String) -> Never {
+  fatalError("""
+    fuzz: \(what) differs from the whole one
+    --- text before
+    \(String(decoding: before, as: UTF8.self))
+    --- text after
+    \(String(decoding: after, as: UTF8.self))
+    --- incremental
+    \(got)
+    --- whole
+    \(expected)
+    """)
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  guard size > 3 else { return 0 }
+  let input = Array(UnsafeBufferPointer(start: data, count: size))
+  let withLibrary = input[0] & 1 == 1
+  let rest = input[3...]
+  let separator = rest.firstIndex(of: 0) ?? rest.endIndex
+  let before = Array(rest[..<separator])
+  let replacement = separator < rest.endIndex ? Array(rest[(separator + 1)...]) : []
+  let start = (Int(input[1]) << 8 | Int(input[2])) % (before.count + 1)
+  let end = min(before.count, start + Int(input[0] >> 1))
+  var after = before
+  after.replaceSubrange(start..<end, with: replacement)
+
+  let library = withLibrary ? libraryTrees : []
+  let id = FileID(library.count)
+  let old = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: before))
+  let oldProgram = Checker.check(library + [old])
+  let source = SourceFile(id: id, name: "doc.tax", bytes: after)
+  let reparse = Parser.reparse(old, as: source)
+  let fresh = Parser.parse(source)
+  let (reparsed, parsed) = (ProgramDump.tree(reparse.tree), ProgramDump.tree(fresh))
+  if reparsed != parsed { fail("the re-parse", before, after, reparsed, parsed) }
+  guard let rechecked = Checker.recheck(oldProgram, after: reparse) else { return 0 }
+  let checked = Checker.check(library + [fresh])
+  let got = ProgramDump.program(rechecked, files: [id]) + ProgramDump.tables(rechecked, file: id)
+    + rechecked.diagnostics.map(ProgramDump.text).joined()
+  let expected = ProgramDump.program(checked, files: [id]) + ProgramDump.tables(checked, file: id)
+    + checked.diagnostics.map(ProgramDump.text).joined()
+  if got != expected { fail("the re-check", before, after, got, expected) }
+  return 0
+}
