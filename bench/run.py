@@ -408,11 +408,24 @@ class ServerRun:
         self.positions = probe_positions(server, self.text)
         self.opened = 0
         self.digit_toggle = False
+        # Whether the server's diagnostics say which version of the document they are for (learnt on the first open).
+        self.versioned: bool | None = None
         self.samples = {name: Samples() for name in ("open", "edit", "completion", "hover")}
 
-    def wait_diagnostics(self, uri: str, start: float, timeout: float = 60.0) -> float:
-        arrived, _ = self.client.wait(
-            lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri, timeout)
+    def wait_diagnostics(self, uri: str, start: float, version: int | None = None, timeout: float = 60.0) -> float:
+        """Waits for the diagnostics of `uri`; of `version` of it when the server says which version its diagnostics
+        are for. (A server that clears the diagnostics of a closed document sends them without a version, possibly
+        after the diagnostics of another document: without this, reopening a document could take that stale message
+        for its diagnostics, and the next edit would be timed from before the reopened document was checked.)"""
+        def wanted(m):
+            if m.get("method") != "textDocument/publishDiagnostics" or m["params"]["uri"] != uri:
+                return False
+            if version is not None and self.versioned:
+                return m["params"].get("version") == version
+            return True
+        arrived, message = self.client.wait(wanted, timeout)
+        if version is not None and self.versioned is None:
+            self.versioned = message["params"].get("version") is not None
         return arrived - start
 
     def open_once(self) -> float:
@@ -428,7 +441,7 @@ class ServerRun:
         self.version += 1
         start = self.client.notify("textDocument/didOpen", {"textDocument": {
             "uri": self.uri, "languageId": self.language, "version": self.version, "text": self.current_text()}})
-        self.wait_diagnostics(self.uri, start)
+        self.wait_diagnostics(self.uri, start, self.version)
         return seconds
 
     def current_text(self) -> str:
@@ -443,7 +456,7 @@ class ServerRun:
     def open_main(self):
         start = self.client.notify("textDocument/didOpen", {"textDocument": {
             "uri": self.uri, "languageId": self.language, "version": 1, "text": self.text}})
-        self.wait_diagnostics(self.uri, start)
+        self.wait_diagnostics(self.uri, start, 1)
 
     def edit_once(self) -> float:
         """Changes one digit in the middle of the document (incrementally) and waits for diagnostics."""
@@ -455,7 +468,7 @@ class ServerRun:
             "contentChanges": [{"range": {"start": {"line": line, "character": column},
                                           "end": {"line": line, "character": column + 1}},
                                 "text": "2" if self.digit_toggle else "1"}]})
-        return self.wait_diagnostics(self.uri, start)
+        return self.wait_diagnostics(self.uri, start, self.version)
 
     def request_once(self, method: str, position: tuple[int, int]) -> float:
         seconds, _ = self.client.request(method, {
