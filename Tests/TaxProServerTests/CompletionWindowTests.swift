@@ -1,3 +1,4 @@
+import Foundation
 import TaxProCore
 import Testing
 
@@ -42,6 +43,17 @@ struct CompletionWindowTests {
         in: program)
       #expect(whole.candidates.map(\.label) == part.candidates.map(\.label), "at \(offset)")
       #expect(whole.range == (part.range.lowerBound + range.lowerBound)..<(part.range.upperBound + range.lowerBound))
+    }
+  }
+
+  @Test func codeFencesAreRemovedAsFoundationWould() {
+    var random = SystemRandomNumberGenerator()
+    let pieces = ["```taxpro\n", "\n```", "```", "taxpro", "\n", "x", "`", "é"]
+    for _ in 0..<2_000 {
+      let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }
+        .joined()
+      let expected = text.replacingOccurrences(of: "```taxpro\n", with: "").replacingOccurrences(of: "\n```", with: "")
+      #expect(LanguageServer.withoutCodeFences(text) == expected, "\(text.debugDescription)")
     }
   }
 }
