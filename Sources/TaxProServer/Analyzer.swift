@@ -138,12 +138,9 @@ final class Analyzer: @unchecked Sendable {
 
   private static let releaser = DispatchQueue(label: "TaxPro analyzer releaser", qos: .utility)
 
-  /// Frees `analysis` on the releasing queue a moment later: an editor asks for completion, hover and the like right
-  /// after new diagnostics, and freeing a large program meanwhile (tens of milliseconds for 40,000 lines) would take
-  /// the processor and the allocator from those answers.
   private static func releaseInBackground(_ analysis: Analysis) {
     let box = ReleaseBox(analysis)
-    releaser.asyncAfter(deadline: .now() + .milliseconds(300)) { box.value = nil }
+    releaser.async { box.value = nil }
   }
 
   /// Carries the last reference to an analysis to the releasing thread.
