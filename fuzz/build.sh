@@ -48,8 +48,11 @@ for target in "${targets[@]}"; do
     objects+=("$modules/$module.o")
   done
   echo "fuzz: linking $target" >&2
-  # A target may also use test helpers: the differential one prints programs as the tests compare them.
+  # Files compiled with a target: the library loader, and for the differential target the tests' program printer.
   helpers=()
-  [ "$target" = incremental ] && helpers+=(Tests/TaxProLibraryTests/ProgramDump.swift)
+  case "$target" in
+    core) helpers+=(fuzz/support/LibraryFiles.swift) ;;
+    incremental) helpers+=(fuzz/support/LibraryFiles.swift Tests/TaxProLibraryTests/ProgramDump.swift) ;;
+  esac
   swiftc "${flags[@]}" -I "$modules" "fuzz/targets/$target.swift" "${helpers[@]}" "${objects[@]}" -o "fuzz/out/$target"
 done

@@ -9,23 +9,8 @@
 import Foundation
 import TaxProCore
 
-/// The standard library's trees, parsed once (from `TAXPRO_LIBRARY`, or the sources beside this file).
-let libraryTrees: [SyntaxTree] = {
-  let directory = ProcessInfo.processInfo.environment["TAXPRO_LIBRARY"]
-    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-      "../../Sources/TaxProLibrary/Resources"
-    ).standardizedFileURL.path
-  let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".tax") }
-  let order = ["interfaces.tax": 0, "federal.tax": 1]
-  var trees: [SyntaxTree] = []
-  for name in names.sorted(by: { (order[$0] ?? 2, $0) < (order[$1] ?? 2, $1) }) {
-    guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
-    let source = SourceFile(id: FileID(trees.count), name: "<std>/" + name, text: String(decoding: data, as: UTF8.self))
-    trees.append(Parser.parse(source))
-  }
-  if trees.isEmpty { fatalError("fuzz: no standard library in \(directory)") }
-  return trees
-}()
+/// The standard library's trees, parsed once.
+let libraryTrees = parseLibraryFiles()
 
 /// One session for all inputs: it only grows by what inputs define, and is rebuilt when it has grown.
 nonisolated(unsafe) var session: Session? = nil

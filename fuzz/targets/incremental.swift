@@ -14,24 +14,9 @@ import Foundation
 @testable import TaxProCore
 
 /// Part of the standard library (the interfaces, `federal`, two provinces and the income-tax and credit formulas, so
-/// that inputs can use them; all of it would make each run several times slower), parsed once, from
-/// `TAXPRO_LIBRARY` or the sources beside this file.
-let libraryTrees: [SyntaxTree] = {
-  let directory = ProcessInfo.processInfo.environment["TAXPRO_LIBRARY"]
-    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-      "../../Sources/TaxProLibrary/Resources"
-    ).standardizedFileURL.path
-  let names = ["interfaces.tax", "federal.tax", "ON.tax", "QC.tax", "income_tax.tax", "credits.tax"]
-  let order = ["interfaces.tax": 0, "federal.tax": 1]
-  var trees: [SyntaxTree] = []
-  for name in names.sorted(by: { (order[$0] ?? 2, $0) < (order[$1] ?? 2, $1) }) {
-    guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
-    let source = SourceFile(id: FileID(trees.count), name: "<std>/" + name, text: String(decoding: data, as: UTF8.self))
-    trees.append(Parser.parse(source))
-  }
-  if trees.isEmpty { fatalError("fuzz: no standard library in \(directory)") }
-  return trees
-}()
+/// that inputs can use them; all of it would make each run several times slower), parsed once.
+let libraryTrees = parseLibraryFiles(
+  only: ["interfaces.tax", "federal.tax", "ON.tax", "QC.tax", "income_tax.tax", "credits.tax"])
 
 func fail(_ what: String, _ before: [UInt8], _ after: [UInt8], _ got: String, _ expected: String) -> Never {
   fatalError("""
