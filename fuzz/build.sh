@@ -48,10 +48,12 @@ for target in "${targets[@]}"; do
     objects+=("$modules/$module.o")
   done
   echo "fuzz: linking $target" >&2
-  # Files compiled with a target: the library loader, and for the differential target the tests' program printer.
+  # Files compiled with a target: the library loader, the stream in pieces, and for the differential target the tests'
+  # program printer.
   helpers=()
   case "$target" in
     core) helpers+=(fuzz/support/LibraryFiles.swift) ;;
+    lsp | server) helpers+=(fuzz/support/PieceSource.swift) ;;
     incremental) helpers+=(fuzz/support/LibraryFiles.swift Tests/TaxProLibraryTests/ProgramDump.swift) ;;
   esac
   swiftc "${flags[@]}" -I "$modules" "fuzz/targets/$target.swift" "${helpers[@]}" "${objects[@]}" -o "fuzz/out/$target"
