@@ -41,9 +41,11 @@ let package = Package(
       name: "taxpro",
       dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL"]
     ),
-    .testTarget(name: "TaxProCoreTests", dependencies: ["TaxProCore"], exclude: ["Fixtures"]),
-    .testTarget(name: "TaxProLibraryTests", dependencies: ["TaxProCore", "TaxProLibrary"]),
-    .testTarget(name: "LanguageServerProtocolTests", dependencies: ["LanguageServerProtocol"]),
+    // Shared by the test targets (seeded randomness, a large-stack thread); no product depends on it.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "TaxProCoreTests", dependencies: ["TaxProCore", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "TaxProLibraryTests", dependencies: ["TaxProCore", "TaxProLibrary", "TestSupport"]),
+    .testTarget(name: "LanguageServerProtocolTests", dependencies: ["LanguageServerProtocol", "TestSupport"]),
     .testTarget(name: "TaxProServerTests", dependencies: ["TaxProServer", "LanguageServerProtocol"]),
     .testTarget(name: "LineEditingTests", dependencies: ["LineEditing"]),
     .testTarget(name: "TaxProREPLTests", dependencies: ["TaxProREPL"]),

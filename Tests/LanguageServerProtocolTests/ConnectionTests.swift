@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LanguageServerProtocol
+import TestSupport
 
 /// A handler built from closures, recording the order in which it saw messages.
 final class ScriptedHandler: MessageHandler {
@@ -249,7 +250,7 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
   }
 
   @Test func randomMessagesNeverCrashTheConnection() throws {
-    var generator = SplitMix64(seed: 2024)
+    var generator = SeededGenerator(seed: 2024)
     let fragments: [JSON] = [
       "2.0", 1, "x", .null, [:], [1], ["id": 1], -1, 1.5, "$/cancelRequest", "textDocument/hover",
     ]

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LanguageServerProtocol
+import TestSupport
 
 /// Reads every event until the end of input; the bound guards the test against a reader that never ends.
 func readAll(_ source: MemoryByteSource) throws -> [MessageReader<MemoryByteSource>.Event] {
@@ -126,7 +127,7 @@ func frame(_ body: String) -> [UInt8] { MessageWriter.frame(bytes(body)) }
   }
 
   @Test func randomInputAlwaysTerminates() throws {
-    var generator = SplitMix64(seed: 99)
+    var generator = SeededGenerator(seed: 99)
     let pieces: [[UInt8]] = [
       bytes("Content-Length: "), bytes("5"), bytes("\r\n"), bytes("\n"), bytes("{}"), bytes(":"),
       bytes("content-length:3"), frame("{}"), [0xFF, 0x00], bytes("abc"),

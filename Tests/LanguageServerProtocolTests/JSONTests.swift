@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LanguageServerProtocol
+import TestSupport
 
 @Suite struct JSONParsingTests {
   @Test func parsesScalars() throws {
@@ -124,7 +125,7 @@ import Testing
   }
 
   @Test func randomBytesNeverCrash() {
-    var generator = SplitMix64(seed: 0x7A11_BEEF)
+    var generator = SeededGenerator(seed: 0x7A11_BEEF)
     let alphabet = Array(#"{}[]",:\-0123456789.eE+tfnrul"u\abcd éü"#.utf8) + [0x00, 0x1F, 0xFF, 0xC3, 0xED, 0xA0]
     for _ in 0..<3000 {
       let count = Int(generator.next() % 64)
@@ -175,7 +176,7 @@ import Testing
   }
 
   @Test func randomStringsRoundTrip() throws {
-    var generator = SplitMix64(seed: 42)
+    var generator = SeededGenerator(seed: 42)
     let scalars: [Unicode.Scalar] = [
       "a", "\"", "\\", "\n", "\u{0}", "\u{1F}", "é", "€", "😀", "\u{FFFF}", "\u{10FFFF}", "/",
     ]
@@ -193,19 +194,6 @@ import Testing
     #expect(JSON.integer(1) != JSON.double(1.5))
     #expect((["a": 1, "b": 2] as JSON) == (["b": 2, "a": 1] as JSON))
     #expect((["a": 1] as JSON) != (["a": 1, "b": 2] as JSON))
-  }
-}
-
-/// A tiny deterministic generator, so that fuzz-style tests fail reproducibly.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TaxProCore
+import TestSupport
 
 /// The fast paths of batch evaluation hold to the general ones, down to the decimal's representation: `tax()` on a
 /// prepared table against `BracketMath`, and CSV fields read from bytes against the string path.
@@ -10,7 +11,7 @@ import Testing
 
   /// An amount of money written in one of the ways values reach `tax()`: whole cents at exponent -2, whole dollars at
   /// exponent 0 or above (`round($x, -3)`), zero with any exponent.
-  static func money(cents: Int, _ generator: inout SplitMix) -> ExactDecimal {
+  static func money(cents: Int, _ generator: inout SeededGenerator) -> ExactDecimal {
     if cents == 0 {
       return ExactDecimal(negative: false, magnitude: 0, exponent: Int.random(in: -2...2, using: &generator))
     }
@@ -28,7 +29,7 @@ import Testing
 
   /// A rate as percent literals, computations and divisions make them: `13%` (13e-2), `5.05%` (505e-4), `0.5%`,
   /// `200%` written as 2 or 200e-2, zero, trailing zeros, and now and then one with 34 digits (`10% / 3`).
-  static func rate(_ generator: inout SplitMix) throws -> ExactDecimal {
+  static func rate(_ generator: inout SeededGenerator) throws -> ExactDecimal {
     switch Int.random(in: 0..<12, using: &generator) {
     case 0: return .zero
     case 1: return ExactDecimal(significand: Int.random(in: 1...9, using: &generator), exponent: -3)
@@ -42,7 +43,7 @@ import Testing
   }
 
   /// A table with 0 to 8 rows, thresholds rising from a start that may be negative or zero.
-  static func table(_ generator: inout SplitMix) throws -> (BracketTable, [Int]) {
+  static func table(_ generator: inout SeededGenerator) throws -> (BracketTable, [Int]) {
     var cents = Int.random(in: 0..<4, using: &generator) == 0 ? Int.random(in: -500_000...0, using: &generator) : 0
     var rows: [BracketRowValue] = []
     var thresholds: [Int] = []
@@ -58,7 +59,7 @@ import Testing
   }
 
   /// Amounts that matter for a table: at, just below and just above each threshold, inside brackets, negative, zero.
-  static func amounts(_ thresholds: [Int], _ generator: inout SplitMix) -> [Int] {
+  static func amounts(_ thresholds: [Int], _ generator: inout SeededGenerator) -> [Int] {
     var amounts = [0, -1, 1, -Int.random(in: 1...10_000_000, using: &generator)]
     for threshold in thresholds {
       amounts += [threshold - 1, threshold, threshold + 1, threshold + Int.random(in: 2...5_000_000, using: &generator)]
@@ -67,7 +68,7 @@ import Testing
   }
 
   @Test func taxOnAPreparedTableIsTheGeneralPathsToTheRepresentation() throws {
-    var generator = SplitMix(state: 2025)
+    var generator = SeededGenerator(seed: 2025)
     var prepared = 0
     var fast = 0
     var ties = 0
@@ -195,7 +196,7 @@ import Testing
   }
 
   @Test func fieldsReadFromBytesAreTheStringPathsToTheRepresentation() {
-    var generator = SplitMix(state: 99)
+    var generator = SeededGenerator(seed: 99)
     let pieces = ["0", "1", "5", "9", "00", "12", "345", ",", "_", ".", "-", "+", "$", "%", " ", "\t", "e", "ON", "x"]
     var parsed = 0
     for _ in 0..<60_000 {
@@ -231,7 +232,7 @@ import Testing
       "\u{A0}", "\u{1680}", "\u{2003}", "\u{202F}", "\u{3000}", "\u{200B}", "\u{FEFF}", "\u{85}", "\u{2028}", "\u{180E}",
       "\u{301}", "é", " ", "\t",
     ]
-    var generator = SplitMix(state: 5)
+    var generator = SeededGenerator(seed: 5)
     for _ in 0..<5_000 {
       var text = ""
       for _ in 0..<Int.random(in: 0...3, using: &generator) { text += spaces[Int.random(in: 0..<spaces.count, using: &generator)] }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TaxProCore
+import TestSupport
 
 /// No input makes the core run away: floods of errors stop at a bound, deep nesting and huge numbers are diagnostics,
 /// and every evaluation ends, within its step and depth limits, in a value or a diagnostic.

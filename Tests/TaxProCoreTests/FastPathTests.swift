@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TaxProCore
+import TestSupport
 
 /// The small-value fast paths (decimal arithmetic in 64 bits, money printed digit by digit, bracket functions without
 /// portions) hold to the same results as the general code, down to the representation, and to the independent
@@ -8,7 +9,7 @@ import Testing
 @Suite struct FastPathTests {
   /// A decimal likely to take the fast paths: up to 19 digits, exponents around those of money and rates, and now and
   /// then a large or tiny one that must not.
-  static func randomDecimal(_ generator: inout SplitMix) -> ExactDecimal {
+  static func randomDecimal(_ generator: inout SeededGenerator) -> ExactDecimal {
     let digits = Int.random(in: 1...19, using: &generator)
     var magnitude: UInt128 = 0
     for _ in 0..<digits { magnitude = magnitude * 10 + UInt128(Int.random(in: 0...9, using: &generator)) }
@@ -33,7 +34,7 @@ import Testing
   }
 
   @Test func sumsProductsRoundingAndComparisonsMatchTheGeneralPaths() {
-    var generator = SplitMix(state: 64)
+    var generator = SeededGenerator(seed: 64)
     for _ in 0..<20_000 {
       let x = Self.randomDecimal(&generator)
       let y = Self.randomDecimal(&generator)
@@ -68,7 +69,7 @@ import Testing
   }
 
   @Test func moneyIsPrintedLikeTheGeneralFormatter() {
-    var generator = SplitMix(state: 2)
+    var generator = SeededGenerator(seed: 2)
     var values: [ExactDecimal] = [
       .zero, ExactDecimal(significand: 5, exponent: -3), ExactDecimal(significand: -5, exponent: -3),
       ExactDecimal(significand: 4, exponent: -3), ExactDecimal(significand: 999_999, exponent: -2),
@@ -86,7 +87,7 @@ import Testing
   }
 
   @Test func bracketFunctionsWithoutPortionsMatchTheFullComputation() throws {
-    var generator = SplitMix(state: 7)
+    var generator = SeededGenerator(seed: 7)
     for _ in 0..<2_000 {
       var threshold = ExactDecimal.zero
       var rows: [BracketRowValue] = []

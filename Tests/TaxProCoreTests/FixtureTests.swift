@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TaxProCore
+import TestSupport
 
 /// Data-driven tests: every `.tax` file under `Fixtures/<outcome>/` is run, and what it produces is compared with the
 /// golden rendering beside it (`NAME.expected`). Adding a case is adding a file. Run with `TAXPRO_UPDATE_GOLDEN=1` to

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TaxProCore
+import TestSupport
 
 /// The structure of a syntax tree without spans or layout: two trees with the same shape mean the same.
 enum Shape {

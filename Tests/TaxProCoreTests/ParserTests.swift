@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TaxProCore
+import TestSupport
 
 struct ParserTests {
   static func parse(_ text: String, mode: ParseMode = .file) -> SyntaxTree {
@@ -126,7 +127,7 @@ struct ParserTests {
   }
 
   @Test func hostileInputNeverCrashes() {
-    var generator = SplitMix(state: 99)
+    var generator = SeededGenerator(seed: 99)
     let pieces = [
       "(", ")", "{", "}", "$", "$1,2", "%", "formula", "let", "=", "if", "then", "else", "\"", "##", "#", "\n", " ",
       "brackets", "->", "..", ".", ",", ":", "1", "x", "ON", "province", "year", "test", "\u{FFFD}", "\u{0}", "é",

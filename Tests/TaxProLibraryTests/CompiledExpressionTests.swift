@@ -2,6 +2,7 @@ import Testing
 
 @testable import TaxProCore
 @testable import TaxProLibrary
+import TestSupport
 
 /// `CompiledExpression` (what `taxpro eval --csv` runs) gives what the tree-walking evaluator gives — the same value,
 /// to the decimal's representation, or the same diagnostic — on the standard library's formulas and on files that
@@ -71,7 +72,7 @@ import Testing
       trees: StandardLibrary.trees() + [extraTree], year: year, firstInputFileID: 1_000, limits: limits)
   }
 
-  static func randomRow(_ generator: inout SplitMixGenerator, provinces: [String]) -> [Value] {
+  static func randomRow(_ generator: inout SeededGenerator, provinces: [String]) -> [Value] {
     let cents: Int
     switch Int.random(in: 0..<10, using: &generator) {
     case 0: cents = 0
@@ -131,7 +132,7 @@ import Testing
     for year in [nil, 2025, 2024] {
       let session = Self.session(year: year)
       let provinces = session.program.provinceCodes
-      var generator = SplitMixGenerator(state: 11)
+      var generator = SeededGenerator(seed: 11)
       var failures = 0
       for text in Self.expressions {
         let typed = try Self.compile(session, text)
@@ -158,7 +159,7 @@ import Testing
       "rrsp_refund(income / 10, income, province)", "tax(steep, income) + edge(income, n)",
       "if flag then province.name else name", "d3(n)",
     ]
-    var generator = SplitMixGenerator(state: 3)
+    var generator = SeededGenerator(seed: 3)
     let session = Self.session()
     for text in texts {
       let row = Self.randomRow(&generator, provinces: session.program.provinceCodes).enumerated().map { index, value in
@@ -184,7 +185,7 @@ import Testing
   @Test func cancellingStopsBothAtTheSameNode() throws {
     let session = Self.session()
     let typed = try Self.compile(session, "d10(n) * $1 + tax(province.income_tax, income)")
-    var generator = SplitMixGenerator(state: 1)
+    var generator = SeededGenerator(seed: 1)
     let row = Self.randomRow(&generator, provinces: session.program.provinceCodes)
     let walker = Evaluator(program: session.program, year: session.year)
     let evaluator = Evaluator(program: session.program, year: session.year)
@@ -203,7 +204,7 @@ import Testing
     for year in [2025, 2026] {
       let session = Self.session(year: year)
       let evaluator = Evaluator(program: session.program, year: year)
-      var generator = SplitMixGenerator(state: UInt64(year))
+      var generator = SeededGenerator(seed: UInt64(year))
       for code in ["federal"] + session.program.provinceCodes {
         guard case .brackets(let table) = try evaluator.parameter(code, "income_tax", at: Span(file: FileID(0), start: 0, end: 0))
         else {
@@ -227,17 +228,5 @@ import Testing
         }
       }
     }
-  }
-}
-
-/// A small seeded generator, so that failures reproduce.
-struct SplitMixGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

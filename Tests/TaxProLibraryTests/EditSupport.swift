@@ -2,19 +2,7 @@ import Foundation
 
 @testable import TaxProCore
 @testable import TaxProLibrary
-
-/// Reproducible randomness for the edit tests (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+import TestSupport
 
 /// Documents to edit and the edits a person (or a fuzzer) makes to them.
 enum EditScenarios {
@@ -82,25 +70,4 @@ enum EditScenarios {
     let target = Int.random(in: 0...text.count, using: &random)
     return (target..<target, Array(text[position..<end]))
   }
-}
-
-/// Holds the result of work done on another thread.
-final class ResultBox<T>: @unchecked Sendable {
-  var value: T?
-  init() {}
-}
-
-/// Runs `body` on a thread with a large stack, as the tools run the core.
-func onLargeStack<T>(_ body: @escaping @Sendable () -> T) -> T {
-  let box = ResultBox<T>()
-  let done = DispatchSemaphore(value: 0)
-  let thread = Thread {
-    box.value = body()
-    done.signal()
-  }
-  thread.stackSize = 256 << 20
-  thread.start()
-  done.wait()
-  guard let value = box.value else { preconditionFailure("the large-stack thread produced nothing") }
-  return value
 }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TaxProCore
 @testable import TaxProLibrary
+import TestSupport
 
 /// `Checker.recheck` must give exactly what checking the edited program from scratch gives, whenever it gives
 /// anything: after every random edit of a document, the re-checked program (or a whole check where the re-check

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TaxProCore
 @testable import TaxProLibrary
+import TestSupport
 
 /// `Parser.reparse` must give exactly what parsing the new text from scratch gives, after any edit, including the
 /// bookkeeping the next re-parse relies on.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TaxProCore
 @testable import TaxProLibrary
+import TestSupport
 
 /// `SymbolIndex.occurrence(at:in:)` finds what is under the cursor by binary search over occurrences in place order;
 /// it must answer exactly as looking at every occurrence does.
