@@ -4,8 +4,10 @@ import asyncio
 from pathlib import Path
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 TIMEOUT = 15
+CONVERTER = get_converter()
 
 
 def uri(client, name):
@@ -41,9 +43,19 @@ def uses_pull(client):
     return client.init_result.capabilities.diagnostic_provider is not None
 
 
-async def diagnostics(client, name, until=lambda found: True):
+def last_pushed(client, document_uri):
+    """The params of the last `publishDiagnostics` the server sent for a document, or None."""
+    for message in reversed(getattr(client.protocol, "received", [])):
+        if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == document_uri:
+            return message["params"]
+    return None
+
+
+async def diagnostics(client, name, until=lambda found: True, version=None):
     """The diagnostics of a document, pulled or pushed depending on what the server chose for this client, once
-    `until` accepts them (pushed diagnostics arrive when they arrive)."""
+    `until` accepts them (pushed diagnostics arrive when they arrive). With `version`, pushed diagnostics count only
+    once the last ones sent for the document are for that version of it: a late "clear" for a closed document, which
+    has no version, is not taken for the diagnostics of the document opened again."""
     document_uri = uri(client, name)
     deadline = asyncio.get_event_loop().time() + TIMEOUT
     while True:
@@ -51,6 +63,10 @@ async def diagnostics(client, name, until=lambda found: True):
             report = await client.text_document_diagnostic_async(
                 types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=document_uri)))
             found = list(report.items)
+        elif version is not None:
+            pushed = last_pushed(client, document_uri)
+            found = None if pushed is None or pushed.get("version") != version else \
+                list(CONVERTER.structure(pushed, types.PublishDiagnosticsParams).diagnostics)
         else:
             found = list(client.diagnostics.get(document_uri, [])) if document_uri in client.diagnostics else None
         if found is not None and until(found):

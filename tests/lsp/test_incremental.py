@@ -54,12 +54,12 @@ def change(client, text, needle, replacement, version):
     return text.replace(needle, replacement, 1)
 
 
-async def answers(client, text):
+async def answers(client, text, version):
     """What the server says about the document now: its diagnostics, semantic tokens, and hover and definition at
     each use of `base`."""
     document = types.TextDocumentIdentifier(uri=uri(client, NAME))
     tokens = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=document))
-    found = await diagnostics(client, NAME)
+    found = await diagnostics(client, NAME, version=version)
     result = {
         "diagnostics": sorted((d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character,
                                str(d.code), d.message) for d in found),
@@ -87,12 +87,12 @@ async def test_a_chain_of_edits_answers_as_a_fresh_open(client: LanguageClient):
     forget_diagnostics(client)
     client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
         uri=uri(client, NAME), language_id="taxpro", version=1, text=text)))
-    await answers(client, text)
+    await answers(client, text, 1)
     for version, (needle, replacement) in enumerate(EDITS, start=2):
         forget_diagnostics(client)
         text = change(client, text, needle, replacement, version)
         texts.append(text)
-        incremental.append(await answers(client, text))
+        incremental.append(await answers(client, text, version))
     version = len(EDITS) + 2
     for step, text in enumerate(texts):
         client.text_document_did_close(types.DidCloseTextDocumentParams(
@@ -100,5 +100,5 @@ async def test_a_chain_of_edits_answers_as_a_fresh_open(client: LanguageClient):
         forget_diagnostics(client)
         client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
             uri=uri(client, NAME), language_id="taxpro", version=version, text=text)))
+        assert await answers(client, text, version) == incremental[step], f"after edit {step}: {EDITS[step]}"
         version += 1
-        assert await answers(client, text) == incremental[step], f"after edit {step}: {EDITS[step]}"
