@@ -56,6 +56,16 @@ public final class LanguageServer: MessageHandler {
 
   /// Requests are refused before `initialize` and after `shutdown` by `ServerLifecycle`, then dispatched by method.
   public func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
+    if timing {
+      let clock = ContinuousClock()
+      let start = clock.now
+      defer { log("request \(request.method): \(clock.now - start)") }
+      return try handleTimed(request: request, context: context)
+    }
+    return try handleTimed(request: request, context: context)
+  }
+
+  func handleTimed(request: RequestMessage, context: RequestContext) throws -> JSON {
     if connection == nil { connection = context.connection }
     if let refusal = lifecycle.admit(request: request.method) { throw refusal }
     let method = request.method

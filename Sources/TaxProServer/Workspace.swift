@@ -38,6 +38,9 @@ final class Workspace {
   private var libraryByPath: [String: Int] = [:]
   private(set) var sources: [FileID: Source] = [:]
   private var idsByKey: [String: FileID] = [:]
+  /// `id(for:)`'s answers by URI text; emptied whenever the ids of files change.
+  private var resolvedIDs: [String: FileID] = [:]
+  private static let resolvedLimit = 4096
   private var nextID: Int
   private(set) var roots: [String] = []
   /// Bumped on every change, so analyses can tell whether they are current.
@@ -80,13 +83,22 @@ final class Workspace {
     return uri.stringValue
   }
 
+  /// The file a URI names. Every request asks this; the URIs it has resolved are remembered, because standardizing
+  /// a path through `URL` costs more than the rest of a hover.
   func id(for uri: LSP.DocumentURI) -> FileID? {
+    if let known = resolvedIDs[uri.stringValue] { return known }
     let key = Workspace.key(uri)
-    if let id = idsByKey[key] { return id }
-    if let path = uri.filePath, let position = libraryByPath[URL(fileURLWithPath: path).standardizedFileURL.path] {
-      return FileID(position)
+    var found = idsByKey[key]
+    if found == nil, let path = uri.filePath,
+      let position = libraryByPath[URL(fileURLWithPath: path).standardizedFileURL.path]
+    {
+      found = FileID(position)
     }
-    return nil
+    if let found {
+      if resolvedIDs.count >= Workspace.resolvedLimit { resolvedIDs.removeAll(keepingCapacity: true) }
+      resolvedIDs[uri.stringValue] = found
+    }
+    return found
   }
 
   /// The URI clients should see for a file: the one they used, or the file's path.
@@ -143,6 +155,7 @@ final class Workspace {
     let id = FileID(nextID)
     nextID += 1
     idsByKey[key] = id
+    resolvedIDs.removeAll(keepingCapacity: true)
     return id
   }
 
@@ -179,6 +192,7 @@ final class Workspace {
     if let path, let position = libraryByPath[path] {
       let id = FileID(position)
       idsByKey[key] = id
+      resolvedIDs.removeAll(keepingCapacity: true)
       sources[id] = Source(
         uri: item.uri, path: path, id: id, file: SourceFile(id: id, name: path, text: item.text),
         version: item.version, isOpen: true, onDisk: false, tree: nil, replacesLibrary: library[position].name)

@@ -6,7 +6,8 @@
 /// pass, on purpose: hashing a few hundred thousand occurrences after every keystroke would cost more than the
 /// re-check itself, while one pass per request takes a millisecond or two.
 public struct SymbolIndex: Sendable {
-  let occurrences: [SymbolOccurrence]
+  let occurrences: [StoredOccurrence]
+  let symbols: SymbolTable
   /// The longest occurrence, which bounds how far before the cursor one can start and still reach it.
   let longest: Int
   /// Whether the occurrences are in place order (always, from the checker; otherwise lookups are linear).
@@ -14,7 +15,8 @@ public struct SymbolIndex: Sendable {
 
   /// Keeps a reference to the program's occurrences; one pass finds their longest and checks their order.
   public init(_ program: Program) {
-    self.occurrences = program.occurrences
+    self.occurrences = program.storedOccurrences
+    self.symbols = program.symbols
     var longest = 0
     var inPlaceOrder = true
     occurrences.withUnsafeBufferPointer { buffer in
@@ -56,35 +58,36 @@ public struct SymbolIndex: Sendable {
       }
       index -= 1
     }
-    return (containing ?? touching).map { occurrences[$0] }
+    return (containing ?? touching).map { symbols.occurrence(occurrences[$0]) }
   }
 
   /// `occurrence(at:in:)` by looking at every occurrence.
   func linearOccurrence(at offset: Int, in file: FileID) -> SymbolOccurrence? {
-    var touching: SymbolOccurrence? = nil
+    var touching: StoredOccurrence? = nil
     for occurrence in occurrences where occurrence.span.file == file && occurrence.span.touches(offset) {
-      if occurrence.span.contains(offset) { return occurrence }
+      if occurrence.span.contains(offset) { return symbols.occurrence(occurrence) }
       if touching == nil { touching = occurrence }
     }
-    return touching
+    return touching.map { symbols.occurrence($0) }
   }
 
   /// Every place a symbol is written, definitions included, in file and text order, each place once.
   public func occurrences(of symbol: Symbol) -> [SymbolOccurrence] {
+    guard let key = symbols.key(of: symbol) else { return [] }
     var seen: Set<Span> = []
-    var result: [SymbolOccurrence] = []
-    for occurrence in occurrences where occurrence.symbol == symbol {
+    var result: [StoredOccurrence] = []
+    for occurrence in occurrences where occurrence.symbol == key.id && occurrence.definition == key.definition {
       if seen.insert(occurrence.span).inserted {
         result.append(occurrence)
       } else if occurrence.isDefinition, let index = result.firstIndex(where: { $0.span == occurrence.span }) {
         result[index] = occurrence
       }
     }
-    return result.sorted { ($0.span.file, $0.span.start) < ($1.span.file, $1.span.start) }
+    return result.sorted { ($0.span.file, $0.span.start) < ($1.span.file, $1.span.start) }.map { symbols.occurrence($0) }
   }
 
   /// The occurrences in one file, in text order.
   public func occurrences(in file: FileID) -> [SymbolOccurrence] {
-    occurrences.filter { $0.span.file == file }.sorted { $0.span.start < $1.span.start }
+    occurrences.filter { $0.span.file == file }.sorted { $0.span.start < $1.span.start }.map { symbols.occurrence($0) }
   }
 }

@@ -9,7 +9,7 @@ extension Checker {
       return .invalid(span)
     }
     if let index = formulaIndex[name] {
-      record(callee.span, .formula(name))
+      recordFormula(callee.span, index: index, name: name)
       return checkFormulaCall(index, callee, arguments, span, in: &scope)
     }
     if let builtin = Builtin(rawValue: name) {

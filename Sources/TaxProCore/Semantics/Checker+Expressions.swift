@@ -1,8 +1,10 @@
 extension Checker {
   func edge(from scope: Scope, to node: GlobalNode) {
     switch scope.owner {
-    case .formula(let index): if formulaEdges[index].last != node { formulaEdges[index].append(node) }
-    case .constant(let index): if constantEdges[index].last != node { constantEdges[index].append(node) }
+    case .formula(let index):
+      if index < formulaEdges.count, formulaEdges[index].last != node { formulaEdges[index].append(node) }
+    case .constant(let index):
+      if index < constantEdges.count, constantEdges[index].last != node { constantEdges[index].append(node) }
     case .parameter(let jurisdiction, let name):
       parameterEdges[.parameter(jurisdiction: jurisdiction, name: name), default: []].append(node)
     case nil: break
@@ -45,11 +47,7 @@ extension Checker {
 
   func checkName(_ name: String, _ span: Span, in scope: inout Scope) -> TypedExpression {
     if let binding = scope.lookup(name) {
-      if binding.isParameter, let formula = scope.formulaName {
-        record(span, .formulaParameter(formula: formula, name: name))
-      } else {
-        record(span, .local(name: name, definition: binding.definition))
-      }
+      recordUse(span, of: binding, name: name, in: scope)
       return TypedExpression(.local(slot: binding.slot, name: name), binding.type, span)
     }
     if let value = predefined[name] {
@@ -70,7 +68,7 @@ extension Checker {
       error(
         "not-a-value", "'\(name)' is a formula; call it with its arguments", at: span,
         notes: [DiagnosticNote(.help, "write \(signature)")])
-      if formulaIndex[name] != nil { record(span, .formula(name)) }
+      if let index = formulaIndex[name] { recordFormula(span, index: index, name: name) }
       return .invalid(span)
     }
     if let type = TaxType(name: name) {

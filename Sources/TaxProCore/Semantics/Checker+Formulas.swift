@@ -8,7 +8,7 @@ extension Checker {
   /// The return type of a formula, checking its body first if the type is not written.
   func returnType(ofFormula index: Int, usedAt span: Span) -> TaxType {
     if let declared = formulaDeclaredReturn[index] { return declared }
-    switch formulaStates[index] {
+    switch formulaState(index) {
     case .done: return formula(at: index)?.returnType ?? .error
     case .inProgress:
       // A cycle; reported by the cycle check. Inference cannot go through it.
@@ -27,7 +27,7 @@ extension Checker {
   }
 
   func ensureFormula(_ index: Int) {
-    guard formulaStates[index] == .pending else { return }
+    guard formulaState(index) == .pending else { return }
     formulaStates[index] = .inProgress
     inferenceDepth += 1
     defer {
@@ -47,7 +47,7 @@ extension Checker {
           notes: [DiagnosticNote(.note, "first declared here", span: previous)])
       }
       seen[parameter.name.name] = parameter.name.span
-      record(
+      let symbol = record(
         parameter.name.span, .formulaParameter(formula: declaration.name.name, name: parameter.name.name),
         definition: true)
       var lower: TypedExpression? = nil
@@ -66,7 +66,7 @@ extension Checker {
       if let syntax = parameter.defaultValue {
         defaultValue = expect(syntax, type, in: &scope, role: "the default of '\(parameter.name.name)'")
       }
-      _ = scope.declare(parameter.name.name, type: type, at: parameter.name.span, isParameter: true)
+      _ = scope.declare(parameter.name.name, type: type, at: parameter.name.span, isParameter: true, symbol: symbol)
       parameters.append(
         FormulaParameter(
           name: parameter.name.name, nameSpan: parameter.name.span, type: type, documentation: parameter.documentation,
@@ -120,8 +120,10 @@ extension Checker {
           "duplicate-definition", "'\(binding.name.name)' is already defined in this body", at: binding.name.span,
           notes: [DiagnosticNote(.note, "defined here", span: previous.definition)])
       }
-      let slot = scope.declare(binding.name.name, type: value.type, at: binding.name.span, isParameter: false)
-      record(binding.name.span, .local(name: binding.name.name, definition: binding.name.span), definition: true)
+      let symbol = record(
+        binding.name.span, .local(name: binding.name.name, definition: binding.name.span), definition: true)
+      let slot = scope.declare(
+        binding.name.name, type: value.type, at: binding.name.span, isParameter: false, symbol: symbol)
       steps.append(LetStep(slot: slot, name: binding.name.name, nameSpan: binding.name.span, value: value))
     }
     return steps
@@ -129,7 +131,7 @@ extension Checker {
 
   /// The type of a constant, checking it first if needed.
   func constantType(_ index: Int, usedAt span: Span) -> TaxType {
-    switch constantStates[index] {
+    switch constantState(index) {
     case .done: return constants[index]?.type ?? .error
     case .inProgress: return .error
     case .pending:
@@ -143,7 +145,7 @@ extension Checker {
   }
 
   func ensureConstant(_ index: Int) {
-    guard constantStates[index] == .pending else { return }
+    guard constantState(index) == .pending else { return }
     constantStates[index] = .inProgress
     inferenceDepth += 1
     defer {

@@ -126,6 +126,9 @@ extension Checker {
     checker.sources[file] = tree.source
     checker.formulaDeclarations = formulaDeclarations
     checker.constantDeclarations = constantDeclarations
+    // The changed formulas are checked again, and what they depend on recorded: these need states and lists.
+    checker.formulaStates = Array(repeating: .done, count: formulaDeclarations.count)
+    checker.formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
     checker.jurisdictionDeclarations = jurisdictionDeclarations
     // Everything moved first; the changed declarations' results then replace theirs.
     var formulas = shift.isIdentity ? program.formulas : program.formulas.map { shift($0) }
@@ -194,7 +197,7 @@ extension Checker {
 
     // Occurrences are in place order: the old ones of the region give way to the new, and those after move.
     let newOccurrences = Checker.sortedByPlace(checker.occurrences[...], by: \.span)
-    var occurrences = program.occurrences
+    var occurrences = program.storedOccurrences
     let lower = Checker.firstOccurrence(in: occurrences, atOrAfter: file, oldRegion?.lowerBound ?? edit.start)
     let upper = oldRegion.map { Checker.firstOccurrence(in: occurrences, atOrAfter: file, $0.upperBound + 1) } ?? lower
     occurrences.replaceSubrange(lower..<upper, with: newOccurrences)
@@ -220,11 +223,12 @@ extension Checker {
     return Program(
       sources: sources, trees: trees, formulas: formulas, formulaIndex: program.formulaIndex, constants: constants,
       constantIndex: program.constantIndex, jurisdictions: jurisdictions, provinceCodes: program.provinceCodes,
-      interfaces: interfaces, tests: tests, diagnostics: diagnostics, occurrences: occurrences, tables: newTables)
+      interfaces: interfaces, tests: tests, diagnostics: diagnostics, occurrences: occurrences,
+      symbols: checker.symbolTable.finish(), tables: newTables)
   }
 
   /// The position of the first occurrence at or after `offset` of `file` in occurrences in place order.
-  static func firstOccurrence(in occurrences: [SymbolOccurrence], atOrAfter file: FileID, _ offset: Int) -> Int {
+  static func firstOccurrence(in occurrences: [StoredOccurrence], atOrAfter file: FileID, _ offset: Int) -> Int {
     var low = 0
     var high = occurrences.count
     while low < high {

@@ -18,6 +18,9 @@ struct LocalBinding {
   var type: TaxType
   var definition: Span
   var isParameter: Bool
+  /// The id of its symbol in the checker's `SymbolTable`, numbered where it is defined so that its uses are
+  /// recorded without hashing it again; -1 when occurrences are not recorded.
+  var symbol: Int32 = -1
 }
 
 /// The names a body can see and the frame slots they use.
@@ -52,11 +55,11 @@ struct Scope {
     return nil
   }
 
-  mutating func declare(_ name: String, type: TaxType, at span: Span, isParameter: Bool) -> Int {
+  mutating func declare(_ name: String, type: TaxType, at span: Span, isParameter: Bool, symbol: Int32 = -1) -> Int {
     let slot = slotCount
     slotCount += 1
     names.append(name)
-    entries.append(LocalBinding(slot: slot, type: type, definition: span, isParameter: isParameter))
+    entries.append(LocalBinding(slot: slot, type: type, definition: span, isParameter: isParameter, symbol: symbol))
     if positions != nil {
       positions?[name] = names.count - 1
     } else if names.count > Scope.linearLimit {
@@ -79,13 +82,18 @@ public final class Checker {
   var sources: [FileID: SourceFile] = [:]
   var trees: [SyntaxTree]
   var diagnostics: [Diagnostic] = []
-  var occurrences: [SymbolOccurrence] = []
+  var occurrences: [StoredOccurrence] = []
+  /// Numbers the symbols of `occurrences`.
+  var symbolTable: SymbolTableBuilder
+  /// The symbol ids of formulas by index, -1 until first needed (a whole check; empty otherwise).
+  var formulaSymbols: [Int32] = []
   let recordOccurrences: Bool
 
   var formulaDeclarations: [FormulaDeclaration] = []
   var formulaIndex: [String: Int] = [:]
   var formulaParameterTypes: [[TaxType]] = []
   var formulaDeclaredReturn: [TaxType?] = []
+  /// Where each formula's check is, by index; empty when checking against a program (see `formulaState`).
   var formulaStates: [CheckState] = []
   /// The formulas checked so far, by index (a whole check); see `formula(at:)`.
   var formulas: [FormulaInfo?] = []
@@ -96,6 +104,7 @@ public final class Checker {
 
   var constantDeclarations: [ConstantDeclaration] = []
   var constantIndex: [String: Int] = [:]
+  /// Where each constant's check is, by index; empty when checking against a program (see `constantState`).
   var constantStates: [CheckState] = []
   var constants: [ConstantInfo?] = []
 
@@ -122,6 +131,7 @@ public final class Checker {
   init(trees: [SyntaxTree], recordOccurrences: Bool) {
     self.trees = trees
     self.recordOccurrences = recordOccurrences
+    self.symbolTable = SymbolTableBuilder(parent: nil)
     for tree in trees { sources[tree.source.id] = tree.source }
   }
 
@@ -138,19 +148,19 @@ public final class Checker {
   init(program: Program, predefined: [String: Value], recordOccurrences: Bool) {
     self.trees = []
     self.recordOccurrences = recordOccurrences
+    self.symbolTable = SymbolTableBuilder(parent: program.symbols)
     self.sources = program.sources
     let tables = program.tables
     formulaDeclarations = tables.formulaDeclarations
     formulaIndex = program.formulaIndex
     formulaParameterTypes = tables.formulaParameterTypes
     formulaDeclaredReturn = tables.formulaDeclaredReturn
-    formulaStates = Array(repeating: .done, count: formulaDeclarations.count)
-    formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
-    constantEdges = Array(repeating: [], count: program.constants.count)
+    // The states and dependency lists stay empty: every declaration of a checked program reads as done
+    // (`formulaState`, `constantState`), and an expression checked against it is nobody's dependency. Sizing them by
+    // the program would make every completion and hover in a large document cost as much as the document.
     programFormulas = program.formulas
     constantDeclarations = tables.constantDeclarations
     constantIndex = program.constantIndex
-    constantStates = Array(repeating: .done, count: constantDeclarations.count)
     constants = program.constants.map { Optional($0) }
     jurisdictionDeclarations = tables.jurisdictionDeclarations
     provinceCodes = program.provinceCodes
@@ -160,6 +170,16 @@ public final class Checker {
       parameterTypes[code] = jurisdiction.parameterTypes
     }
     self.predefined = tables.predefined.merging(predefined) { _, new in new }
+  }
+
+  /// Where the check of the formula at `index` is: done when the states are not kept (a checked program's formula).
+  func formulaState(_ index: Int) -> CheckState {
+    index < formulaStates.count ? formulaStates[index] : .done
+  }
+
+  /// Where the check of the constant at `index` is: done when the states are not kept.
+  func constantState(_ index: Int) -> CheckState {
+    index < constantStates.count ? constantStates[index] : .done
   }
 
   /// The checked formula at `index`, if it is checked.
@@ -204,10 +224,46 @@ public final class Checker {
     diagnostics.append(.error(code, message, at: span, notes: notes, fixes: fixes))
   }
 
-  func record(_ span: Span, _ symbol: Symbol, definition: Bool = false, jurisdiction: String? = nil) {
+  /// Records an occurrence; returns the id of its symbol (-1 when occurrences are not recorded).
+  @discardableResult
+  func record(_ span: Span, _ symbol: Symbol, definition: Bool = false, jurisdiction: String? = nil) -> Int32 {
+    guard recordOccurrences else { return -1 }
+    let stored = symbolTable.store(span, symbol, definition: definition, jurisdiction: jurisdiction)
+    occurrences.append(stored)
+    return stored.symbol
+  }
+
+  /// Records a use of a parameter or `let` whose symbol was numbered where it was defined.
+  func recordUse(_ span: Span, of binding: LocalBinding, name: String, in scope: Scope) {
     guard recordOccurrences else { return }
+    let parameterOf = binding.isParameter ? scope.formulaName : nil
+    guard binding.symbol >= 0 else {
+      if let formula = parameterOf {
+        record(span, .formulaParameter(formula: formula, name: name))
+      } else {
+        record(span, .local(name: name, definition: binding.definition))
+      }
+      return
+    }
     occurrences.append(
-      SymbolOccurrence(span: span, symbol: symbol, isDefinition: definition, jurisdiction: jurisdiction))
+      StoredOccurrence(
+        span: span, definition: parameterOf == nil ? binding.definition : .none, symbol: binding.symbol,
+        jurisdiction: -1, isDefinition: false))
+  }
+
+  /// Records a use of the formula at `index`, numbering its symbol once.
+  func recordFormula(_ span: Span, index: Int, name: String) {
+    guard recordOccurrences else { return }
+    guard index < formulaSymbols.count else {
+      record(span, .formula(name))
+      return
+    }
+    var id = formulaSymbols[index]
+    if id < 0 {
+      id = symbolTable.id(.formula(name))
+      formulaSymbols[index] = id
+    }
+    occurrences.append(StoredOccurrence(span: span, definition: .none, symbol: id, jurisdiction: -1, isDefinition: false))
   }
 
   func text(of span: Span) -> String { sources[span.file]?.text(of: span) ?? "" }
@@ -296,7 +352,7 @@ public final class Checker {
       sources: sources, trees: trees, formulas: finishedFormulas, formulaIndex: formulaIndex,
       constants: finishedConstants, constantIndex: constantIndex, jurisdictions: jurisdictions,
       provinceCodes: provinceCodes, interfaces: interfaces, tests: tests, diagnostics: diagnostics,
-      occurrences: occurrences,
+      occurrences: occurrences, symbols: symbolTable.finish(),
       tables: CheckerTables(
         formulaDeclarations: formulaDeclarations, formulaParameterTypes: formulaParameterTypes,
         formulaDeclaredReturn: formulaDeclaredReturn, constantDeclarations: constantDeclarations,
@@ -405,6 +461,7 @@ public final class Checker {
     formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
     constantEdges = Array(repeating: [], count: constantDeclarations.count)
     formulas = Array(repeating: nil, count: formulaDeclarations.count)
+    formulaSymbols = Array(repeating: -1, count: formulaDeclarations.count)
     constantStates = Array(repeating: .pending, count: constantDeclarations.count)
     constants = Array(repeating: nil, count: constantDeclarations.count)
   }

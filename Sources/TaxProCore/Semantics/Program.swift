@@ -144,6 +144,137 @@ public struct SymbolOccurrence: Sendable {
   public var jurisdiction: String?
 }
 
+/// An occurrence as a program keeps it: plain values only, with the symbol as a number in the program's
+/// `SymbolTable`, so that a re-check copies a large program's occurrences as one block of memory and freeing them
+/// is one call, where `SymbolOccurrence`'s strings cost a retain and a release each.
+struct StoredOccurrence: Sendable {
+  var span: Span
+  /// For a `let`: where it is defined (the symbol's name-only entry is `Symbol.local(name:, definition: .none)`);
+  /// `.none` for every other symbol. Kept out of the table so that moving text does not make new symbols.
+  var definition: Span
+  var symbol: Int32
+  /// The id of `Symbol.jurisdiction(code)` for a jurisdiction parameter read from `code`; -1 when not known.
+  var jurisdiction: Int32
+  var isDefinition: Bool
+}
+
+extension Span {
+  /// The place of what has no place: the definition of a symbol that is not a `let`.
+  static let none = Span(file: FileID(-1), start: 0, end: 0)
+}
+
+/// The symbols of a program's occurrences, numbered from 0. A program re-checked from another adds a layer on top of
+/// the other's table for the symbols it wrote first; ids stay the same through the layers.
+final class SymbolTable: Sendable {
+  let parent: SymbolTable?
+  /// The first id of this layer; lower ones are the parent's.
+  let base: Int
+  let symbols: [Symbol]
+  let ids: [Symbol: Int32]
+  /// Layers below this one: a chain that grows too long is flattened.
+  let depth: Int
+
+  init(parent: SymbolTable?, symbols: [Symbol], ids: [Symbol: Int32]) {
+    self.parent = parent
+    self.base = parent?.count ?? 0
+    self.symbols = symbols
+    self.ids = ids
+    self.depth = parent.map { $0.depth + 1 } ?? 0
+  }
+
+  var count: Int { base + symbols.count }
+
+  func symbol(_ id: Int32) -> Symbol {
+    var table = self
+    while Int(id) < table.base, let parent = table.parent { table = parent }
+    return table.symbols[Int(id) - table.base]
+  }
+
+  func id(of symbol: Symbol) -> Int32? {
+    var table: SymbolTable? = self
+    while let current = table {
+      if let id = current.ids[symbol] { return id }
+      table = current.parent
+    }
+    return nil
+  }
+
+  /// The id under which a query looks a symbol up, with the definition it must have (a `let`'s, or `.none`).
+  func key(of symbol: Symbol) -> (id: Int32, definition: Span)? {
+    if case .local(let name, let definition) = symbol {
+      return id(of: .local(name: name, definition: .none)).map { ($0, definition) }
+    }
+    return id(of: symbol).map { ($0, .none) }
+  }
+
+  /// The public form of a stored occurrence.
+  func occurrence(_ stored: StoredOccurrence) -> SymbolOccurrence {
+    var symbol = self.symbol(stored.symbol)
+    if case .local(let name, _) = symbol { symbol = .local(name: name, definition: stored.definition) }
+    var jurisdiction: String? = nil
+    if stored.jurisdiction >= 0, case .jurisdiction(let code) = self.symbol(stored.jurisdiction) { jurisdiction = code }
+    return SymbolOccurrence(
+      span: stored.span, symbol: symbol, isDefinition: stored.isDefinition, jurisdiction: jurisdiction)
+  }
+}
+
+/// Numbers symbols as a checker records them, on top of the table of the program it checks against (if any).
+struct SymbolTableBuilder {
+  let parent: SymbolTable?
+  private var symbols: [Symbol] = []
+  private var ids: [Symbol: Int32] = [:]
+  /// Layers a table may have before `finish` flattens it.
+  static let maximumDepth = 8
+
+  init(parent: SymbolTable?) { self.parent = parent }
+
+  mutating func id(_ symbol: Symbol) -> Int32 {
+    if let id = ids[symbol] { return id }
+    if let id = parent?.id(of: symbol) { return id }
+    let id = Int32(truncatingIfNeeded: (parent?.count ?? 0) + symbols.count)
+    symbols.append(symbol)
+    ids[symbol] = id
+    return id
+  }
+
+  /// The stored form of an occurrence.
+  mutating func store(_ span: Span, _ symbol: Symbol, definition: Bool, jurisdiction: String?) -> StoredOccurrence {
+    var place = Span.none
+    var key = symbol
+    if case .local(let name, let defined) = symbol {
+      place = defined
+      key = .local(name: name, definition: .none)
+    }
+    return StoredOccurrence(
+      span: span, definition: place, symbol: id(key), jurisdiction: jurisdiction.map { id(.jurisdiction($0)) } ?? -1,
+      isDefinition: definition)
+  }
+
+  /// The table: the parent itself when nothing was added; one layer in place of many when the chain is long.
+  func finish() -> SymbolTable {
+    guard let parent else { return SymbolTable(parent: nil, symbols: symbols, ids: ids) }
+    if symbols.isEmpty { return parent }
+    guard parent.depth + 1 >= SymbolTableBuilder.maximumDepth else {
+      return SymbolTable(parent: parent, symbols: symbols, ids: ids)
+    }
+    var layers: [SymbolTable] = []
+    var table: SymbolTable? = parent
+    while let current = table {
+      layers.append(current)
+      table = current.parent
+    }
+    var allSymbols: [Symbol] = []
+    var allIDs: [Symbol: Int32] = [:]
+    for layer in layers.reversed() {
+      allSymbols.append(contentsOf: layer.symbols)
+      allIDs.merge(layer.ids) { old, _ in old }
+    }
+    allSymbols.append(contentsOf: symbols)
+    allIDs.merge(ids) { old, _ in old }
+    return SymbolTable(parent: nil, symbols: allSymbols, ids: allIDs)
+  }
+}
+
 /// A checked program: every declaration of a set of sources, resolved and typed. Immutable; cheap to share.
 public final class Program: Sendable {
   public let sources: [FileID: SourceFile]
@@ -159,7 +290,10 @@ public final class Program: Sendable {
   public let tests: [TestInfo]
   /// Parse and check diagnostics of every source.
   public let diagnostics: [Diagnostic]
-  public let occurrences: [SymbolOccurrence]
+  /// Every place a symbol is written, in place order (file, then start), as the program keeps them.
+  let storedOccurrences: [StoredOccurrence]
+  /// The symbols `storedOccurrences` name.
+  let symbols: SymbolTable
   /// What the checker knew, kept so that more expressions can be checked against this program.
   let tables: CheckerTables
   /// Every year some jurisdiction has figures for, ascending.
@@ -169,7 +303,7 @@ public final class Program: Sendable {
     sources: [FileID: SourceFile], trees: [SyntaxTree], formulas: [FormulaInfo], formulaIndex: [String: Int],
     constants: [ConstantInfo], constantIndex: [String: Int], jurisdictions: [String: JurisdictionInfo],
     provinceCodes: [String], interfaces: [String: InterfaceInfo], tests: [TestInfo], diagnostics: [Diagnostic],
-    occurrences: [SymbolOccurrence], tables: CheckerTables
+    occurrences: [StoredOccurrence], symbols: SymbolTable, tables: CheckerTables
   ) {
     self.tables = tables
     self.sources = sources
@@ -183,9 +317,13 @@ public final class Program: Sendable {
     self.interfaces = interfaces
     self.tests = tests
     self.diagnostics = diagnostics
-    self.occurrences = occurrences
+    self.storedOccurrences = occurrences
+    self.symbols = symbols
     self.years = Array(Set(jurisdictions.values.flatMap { $0.years.keys })).sorted()
   }
+
+  /// Every place a symbol is written, in place order. Made on each call; editor queries go through `SymbolIndex`.
+  public var occurrences: [SymbolOccurrence] { storedOccurrences.map { symbols.occurrence($0) } }
 
   /// The default tax year: the latest year with data.
   public var latestYear: Int? { years.last }

@@ -48,13 +48,11 @@ struct SpanShift {
     return moved
   }
 
-  func callAsFunction(_ occurrence: SymbolOccurrence) -> SymbolOccurrence {
+  func callAsFunction(_ occurrence: StoredOccurrence) -> StoredOccurrence {
     guard moves(occurrence.span) else { return occurrence }
     var moved = occurrence
     moved.span = occurrence.span.shifted(by: delta)
-    if case .local(let name, let definition) = occurrence.symbol {
-      moved.symbol = .local(name: name, definition: self(definition))
-    }
+    moved.definition = self(occurrence.definition)
     return moved
   }
 

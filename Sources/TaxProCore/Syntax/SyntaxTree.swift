@@ -244,7 +244,7 @@ public struct JurisdictionDeclaration: Sendable {
   public var span: Span
 }
 
-public enum Declaration: Sendable {
+public indirect enum Declaration: Sendable {
   case formula(FormulaDeclaration)
   case constant(ConstantDeclaration)
   case test(TestDeclaration)
