@@ -140,4 +140,50 @@ import TestSupport
       #expect(ProgramDump.program(rechecked, files: [id]) == ProgramDump.program(fresh, files: [id]))
     }
   }
+
+  @Test func symbolsAddedByManyRechecksStayFindable() {
+    onLargeStack { Self.renameLetsOneByOne() }
+  }
+
+  /// Each edit renames one more `let` to a name no program had: every re-check adds a layer of symbols to the
+  /// table, which must stay shallow (flattened) while every old and new name keeps its own references.
+  static func renameLetsOneByOne() {
+    let id = FileID(0)
+    let count = 3 * SymbolTableBuilder.maximumDepth
+    var text = ""
+    for index in 0..<count {
+      text += "formula f\(index)(income: Money): Money =\n  let part = income * 2\n  part + part\n\n"
+    }
+    var tree = Parser.parse(SourceFile(id: id, name: "doc.tax", text: text))
+    var program = Checker.check([tree])
+    for index in 0..<count {
+      let old = "formula f\(index)(income: Money): Money =\n  let part = income * 2\n  part + part\n"
+      let new = "formula f\(index)(income: Money): Money =\n  let renamed\(index) = income * 2\n  renamed\(index) + renamed\(index)\n"
+      text = text.replacingOccurrences(of: old, with: new)
+      let reparse = Parser.reparse(tree, as: SourceFile(id: id, name: "doc.tax", text: text))
+      guard let rechecked = Checker.recheck(program, after: reparse) else {
+        Issue.record("edit \(index) was not re-checked")
+        return
+      }
+      #expect(rechecked.symbols.depth < SymbolTableBuilder.maximumDepth, "edit \(index)")
+      let fresh = Checker.check([reparse.tree])
+      #expect(ProgramDump.program(rechecked, files: [id]) == ProgramDump.program(fresh, files: [id]), "edit \(index)")
+      (tree, program) = (reparse.tree, rechecked)
+    }
+    // Every renamed `let` and every unrenamed one: its definition and its two uses, and nothing of the others.
+    let index = SymbolIndex(program)
+    let bytes = Array(text.utf8)
+    for name in ["renamed0", "renamed\(count / 2)", "renamed\(count - 1)"] {
+      let word = Array(name.utf8)
+      guard let start = (0...(bytes.count - word.count)).first(where: { Array(bytes[$0..<($0 + word.count)]) == word }),
+        let occurrence = index.occurrence(at: start, in: id)
+      else {
+        Issue.record("\(name) not found")
+        continue
+      }
+      let places = index.occurrences(of: occurrence.symbol)
+      #expect(places.count == 3, "\(name)")
+      #expect(places.allSatisfy { String(decoding: bytes[$0.span.start..<$0.span.end], as: UTF8.self) == name })
+    }
+  }
 }
