@@ -87,23 +87,32 @@ extension LanguageServer {
   static func withoutCodeFences(_ markdown: String) -> String {
     let opening = Array("```taxpro\n".utf8)
     let closing = Array("\n```".utf8)
-    var bytes = Array(markdown.utf8)
-    for fence in [opening, closing] {
-      guard bytes.count >= fence.count else { continue }
-      var kept: [UInt8] = []
-      kept.reserveCapacity(bytes.count)
-      var index = 0
-      while index < bytes.count {
-        if bytes[index] == fence[0], index + fence.count <= bytes.count, bytes[index..<(index + fence.count)].elementsEqual(fence) {
-          index += fence.count
-        } else {
-          kept.append(bytes[index])
-          index += 1
+    var text = markdown
+    return text.withUTF8 { bytes in
+      // Nothing to take out (most documentation): the text as it is.
+      guard bytes.contains(UInt8(ascii: "`")) else { return markdown }
+      // One pass for each fence, in this order, as replacing the first then the second would.
+      var kept = Array(bytes)
+      for fence in [opening, closing] {
+        var output: [UInt8] = []
+        output.reserveCapacity(kept.count)
+        kept.withUnsafeBufferPointer { input in
+          var index = 0
+          while index < input.count {
+            if input[index] == fence[0], index + fence.count <= input.count,
+              (1..<fence.count).allSatisfy({ input[index + $0] == fence[$0] })
+            {
+              index += fence.count
+            } else {
+              output.append(input[index])
+              index += 1
+            }
+          }
         }
+        kept = output
       }
-      bytes = kept
+      return String(decoding: kept, as: UTF8.self)
     }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   static func completionKind(_ kind: CompletionKind) -> LSP.CompletionItemKind {
