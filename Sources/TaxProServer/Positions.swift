@@ -16,12 +16,8 @@ struct LineMap {
   init(_ source: SourceFile) {
     self.source = source
     let bytes = source.bytes
-    // Most texts have no "\r" at all; memchr finds that out many bytes at a time.
-    let hasReturn = bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return false }
-      return memchr(base, 13, buffer.count) != nil
-    }
-    if !hasReturn {
+    // Most texts have no "\r" at all: then the core's line table is the protocol's.
+    if !source.containsCarriageReturn {
       lineStarts = source.lineStarts
       return
     }

@@ -61,6 +61,9 @@ public struct SourceFile: Sendable {
   public let bytes: [UInt8]
   /// Byte offset of the first byte of each line.
   public let lineStarts: [Int]
+  /// Whether a "\r" is anywhere in the text (found with the line starts, so that an editor's line table, which
+  /// must know, need not look at every byte again).
+  public let containsCarriageReturn: Bool
   /// The number of the first line, for text that is part of a larger input (a statement read from standard input).
   public let firstLine: Int
 
@@ -110,6 +113,7 @@ public struct SourceFile: Sendable {
     self.firstLine = firstLine
     self.bytes = bytes
     var starts = [0]
+    var carriageReturn = false
     starts.reserveCapacity(bytes.count / 32 + 1)
     bytes.withUnsafeBufferPointer { buffer in
       var index = 0
@@ -118,8 +122,11 @@ public struct SourceFile: Sendable {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         while index + 8 <= buffer.count {
-          let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ (ones &* 10)
-          if (word &- ones) & ~word & highs == 0 {
+          let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+          let newlines = raw ^ (ones &* 10)
+          let returns = raw ^ (ones &* 13)
+          if (returns &- ones) & ~returns & highs != 0 { carriageReturn = true }
+          if (newlines &- ones) & ~newlines & highs == 0 {
             index += 8
             continue
           }
@@ -129,10 +136,12 @@ public struct SourceFile: Sendable {
       }
       while index < buffer.count {
         if buffer[index] == 10 { starts.append(index + 1) }
+        if buffer[index] == 13 { carriageReturn = true }
         index += 1
       }
     }
     self.lineStarts = starts
+    self.containsCarriageReturn = carriageReturn
   }
 
   /// The whole text (made from the bytes on each call).
