@@ -98,6 +98,17 @@ public final class LanguageServer: MessageHandler {
 
   /// Document changes are applied at once; the re-check they cause runs on the analyzer thread.
   public func handle(notification: NotificationMessage, connection: Connection) throws {
+    if timing {
+      let clock = ContinuousClock()
+      let start = clock.now
+      defer { log("notification \(notification.method): \(clock.now - start)") }
+      try handleTimed(notification: notification, connection: connection)
+      return
+    }
+    try handleTimed(notification: notification, connection: connection)
+  }
+
+  func handleTimed(notification: NotificationMessage, connection: Connection) throws {
     if self.connection == nil { self.connection = connection }
     guard lifecycle.admit(notification: notification.method) else { return }
     switch notification.method {

@@ -132,6 +132,9 @@ public final class Checker {
     self.trees = trees
     self.recordOccurrences = recordOccurrences
     self.symbolTable = SymbolTableBuilder(parent: nil)
+    // About the symbols a formula defines (itself, its parameters, a `let` or two): numbering them then never
+    // grows the table.
+    if recordOccurrences { symbolTable.reserve(trees.reduce(0) { $0 + $1.declarations.count } * 6) }
     for tree in trees { sources[tree.source.id] = tree.source }
   }
 

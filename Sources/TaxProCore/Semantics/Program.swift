@@ -298,7 +298,40 @@ struct SymbolTableBuilder {
 
   init(parent: SymbolTable?) { self.parent = parent }
 
+  /// The last symbols of the kinds a body names over and over (types, built-ins, jurisdictions and their
+  /// parameters, constants, `let` names), with their ids: comparing with a few is cheaper than hashing once.
+  private var recent: [(symbol: Symbol, id: Int32)] = []
+  private var recentNext = 0
+  static let recentCount = 8
+
+  /// Makes room for about `count` symbols at once (a whole check knows roughly how many it will number).
+  mutating func reserve(_ count: Int) {
+    symbols.reserveCapacity(count)
+    ids.reserveCapacity(count)
+  }
+
   mutating func id(_ symbol: Symbol) -> Int32 {
+    let repeated: Bool
+    switch symbol {
+    case .formula, .formulaParameter, .test: repeated = false
+    case .local, .constant, .jurisdiction, .interface, .jurisdictionParameter, .builtin, .type: repeated = true
+    }
+    if repeated {
+      for entry in recent where entry.symbol == symbol { return entry.id }
+    }
+    let id = lookUp(symbol)
+    if repeated {
+      if recent.count < SymbolTableBuilder.recentCount {
+        recent.append((symbol, id))
+      } else {
+        recent[recentNext] = (symbol, id)
+        recentNext = (recentNext + 1) % SymbolTableBuilder.recentCount
+      }
+    }
+    return id
+  }
+
+  private mutating func lookUp(_ symbol: Symbol) -> Int32 {
     if let id = ids[symbol] { return id }
     if let id = parent?.id(of: symbol) { return id }
     let id = Int32(truncatingIfNeeded: (parent?.count ?? 0) + symbols.count)
