@@ -410,7 +410,7 @@ class ServerRun:
         self.digit_toggle = False
         # Whether the server's diagnostics say which version of the document they are for (learnt on the first open).
         self.versioned: bool | None = None
-        self.samples = {name: Samples() for name in ("open", "edit", "completion", "hover")}
+        self.samples = {name: Samples() for name in OPERATIONS}
 
     def wait_diagnostics(self, uri: str, start: float, version: int | None = None, timeout: float = 60.0) -> float:
         """Waits for the diagnostics of `uri`; of `version` of it when the server says which version its diagnostics
@@ -470,6 +470,22 @@ class ServerRun:
                                 "text": "2" if self.digit_toggle else "1"}]})
         return self.wait_diagnostics(self.uri, start, self.version)
 
+    def type_once(self) -> list[float]:
+        """Types one digit just before the edited one (the text grows by a character), then deletes it again, each
+        until the next diagnostics: unlike the digit changed in place, everything after the edit moves."""
+        line, column = self.positions["edit"]
+        seconds = []
+        for inserting in (True, False):
+            self.version += 1
+            end = column if inserting else column + 1
+            start = self.client.notify("textDocument/didChange", {
+                "textDocument": {"uri": self.uri, "version": self.version},
+                "contentChanges": [{"range": {"start": {"line": line, "character": column},
+                                              "end": {"line": line, "character": end}},
+                                    "text": "7" if inserting else ""}]})
+            seconds.append(self.wait_diagnostics(self.uri, start, self.version))
+        return seconds
+
     def request_once(self, method: str, position: tuple[int, int]) -> float:
         seconds, _ = self.client.request(method, {
             "textDocument": {"uri": self.uri}, "position": {"line": position[0], "character": position[1]}})
@@ -478,6 +494,9 @@ class ServerRun:
     def close(self):
         self.peak_kib = self.client.peak_memory_kib() or 0
         self.client.close()
+
+
+OPERATIONS = ("open", "edit", "typing", "completion", "hover")
 
 
 def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list[int], rounds: int):
@@ -494,12 +513,13 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
         "number of lines: TaxPro formulas (with its standard library loaded), a TOML file of as many tables for tombi, "
         "the equivalent Python for ruff. Operations alternate between the servers. *open*: `didOpen` of a new copy "
         "of the document until its `publishDiagnostics`; *edit*: an incremental `didChange` of one digit in the middle "
-        "until the next `publishDiagnostics`; *completion* and *hover*: request to response, in the middle of the "
+        "until the next `publishDiagnostics`; *typing*: a digit typed before that one (the text after it moves by a "
+        "character) and deleted again, each until the next `publishDiagnostics`; *completion* and *hover*: request to response, in the middle of the "
         "document (TaxPro: after `ON.` and on a province code; tombi: at a key; ruff has no completion, and answers "
         "hover only on `noqa` codes, so its hover answer here is empty).\n")
-    report.append("| lines | server | open median / p99 | edit median / p99 | completion median / p99 | "
-                  "hover median / p99 | peak memory |")
-    report.append("|---:|---|---:|---:|---:|---:|---:|")
+    report.append("| lines | server | open median / p99 | edit median / p99 | typing median / p99 | "
+                  "completion median / p99 | hover median / p99 | peak memory |")
+    report.append("|---:|---|---:|---:|---:|---:|---:|---:|")
     verdicts = []
     for size in sizes:
         documents = lsp_documents(size)
@@ -523,6 +543,7 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
                 if round_index < max(3, rounds // 5):
                     run.samples["open"].times.append(run.open_once())
                 run.samples["edit"].times.append(run.edit_once())
+                run.samples["typing"].times.extend(run.type_once())
                 if supported[server]["completion"]:
                     run.samples["completion"].times.append(run.request_once("textDocument/completion",
                                                                             run.positions["complete"]))
@@ -531,11 +552,11 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
         for server, run in runs.items():
             run.close()
             cells = []
-            for operation in ("open", "edit", "completion", "hover"):
+            for operation in OPERATIONS:
                 samples = run.samples[operation]
                 cells.append(f"{ms(samples.median)} / {ms(samples.p99)}" if samples.times else "—")
             report.append(f"| {lines:,} | {server} | " + " | ".join(cells) + f" | {mib(run.peak_kib)} |")
-        for operation in ("open", "edit", "completion", "hover"):
+        for operation in OPERATIONS:
             ours = runs["taxpro"].samples[operation]
             if not ours.times:
                 verdicts.append((f"{operation} at {lines:,} lines", False))
