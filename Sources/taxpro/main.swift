@@ -13,7 +13,6 @@ func run(_ arguments: [String]) -> Int32 {
     Output.writeError("taxpro: \(error.message)\nRun 'taxpro --help' for usage.\n")
     return 2
   }
-  if options.command == "lsp" { restartWithLargeAllocatorCache() }
   Output.configure(options.color)
   if options.version {
     Output.write("taxpro \(version)\n")
@@ -45,7 +44,9 @@ func run(_ arguments: [String]) -> Int32 {
 
 /// Tunes glibc's allocator for a short-lived process that builds large trees: one heap for every thread (the
 /// worker's own arena would grow by `mprotect` in small steps), grown in 64 MiB steps and never trimmed.
-/// `mallopt` is looked up at run time because Swift does not import `<malloc.h>`.
+/// `mallopt` is looked up at run time because Swift does not import `<malloc.h>`. The per-thread cache of free chunks
+/// keeps glibc's default size: a much larger one (tried for the language server) handed a new program chunks from all
+/// over the heap, and opening a document of 40,000 lines took a third longer.
 func tuneAllocator() {
   typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
   guard let symbol = dlsym(nil, "mallopt") else { return }
@@ -53,17 +54,6 @@ func tuneAllocator() {
   _ = mallopt(-8, 1)  // M_ARENA_MAX
   _ = mallopt(-2, 64 << 20)  // M_TOP_PAD
   _ = mallopt(-1, Int32.max)  // M_TRIM_THRESHOLD
-}
-
-/// The language server frees and allocates many small objects on every re-check, and glibc's per-thread cache of
-/// free chunks (7 of each size by default) overflows into its slower bins; with a larger cache an edit's re-check of
-/// 10,000 lines takes a third less time. The cache size can only be set before the process starts
-/// (`GLIBC_TUNABLES`), so `taxpro lsp` starts itself once more with it. When that fails, it carries on as it is.
-func restartWithLargeAllocatorCache() {
-  guard getenv("GLIBC_TUNABLES") == nil else { return }
-  setenv("GLIBC_TUNABLES", "glibc.malloc.tcache_count=65535", 1)
-  execv("/proc/self/exe", CommandLine.unsafeArgv)
-  unsetenv("GLIBC_TUNABLES")
 }
 
 /// What a command built and no longer needs, left for the process exit to reclaim at once: releasing a checked
