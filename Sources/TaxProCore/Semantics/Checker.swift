@@ -250,7 +250,7 @@ public final class Checker {
     }
     occurrences.append(
       StoredOccurrence(
-        span: span, definition: parameterOf == nil ? binding.definition : .none, symbol: binding.symbol,
+        span: span, definition: parameterOf == nil ? binding.definition : .nowhere, symbol: binding.symbol,
         jurisdiction: -1, isDefinition: false))
   }
 
@@ -266,7 +266,7 @@ public final class Checker {
       id = symbolTable.id(.formula(name))
       formulaSymbols[index] = id
     }
-    occurrences.append(StoredOccurrence(span: span, definition: .none, symbol: id, jurisdiction: -1, isDefinition: false))
+    occurrences.append(StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: false))
   }
 
   func text(of span: Span) -> String { sources[span.file]?.text(of: span) ?? "" }

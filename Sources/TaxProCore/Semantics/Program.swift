@@ -219,8 +219,8 @@ public struct SymbolOccurrence: Sendable {
 /// is one call, where `SymbolOccurrence`'s strings cost a retain and a release each.
 struct StoredOccurrence: Sendable {
   var span: Span
-  /// For a `let`: where it is defined (the symbol's name-only entry is `Symbol.local(name:, definition: .none)`);
-  /// `.none` for every other symbol. Kept out of the table so that moving text does not make new symbols.
+  /// For a `let`: where it is defined (the symbol's name-only entry is `Symbol.local(name:, definition: .nowhere)`);
+  /// `.nowhere` for every other symbol. Kept out of the table so that moving text does not make new symbols.
   var definition: Span
   var symbol: Int32
   /// The id of `Symbol.jurisdiction(code)` for a jurisdiction parameter read from `code`; -1 when not known.
@@ -230,7 +230,7 @@ struct StoredOccurrence: Sendable {
 
 extension Span {
   /// The place of what has no place: the definition of a symbol that is not a `let`.
-  static let none = Span(file: FileID(-1), start: 0, end: 0)
+  static let nowhere = Span(file: FileID(-1), start: 0, end: 0)
 }
 
 /// The symbols of a program's occurrences, numbered from 0. A program re-checked from another adds a layer on top of
@@ -269,12 +269,12 @@ final class SymbolTable: Sendable {
     return nil
   }
 
-  /// The id under which a query looks a symbol up, with the definition it must have (a `let`'s, or `.none`).
+  /// The id under which a query looks a symbol up, with the definition it must have (a `let`'s, or `.nowhere`).
   func key(of symbol: Symbol) -> (id: Int32, definition: Span)? {
     if case .local(let name, let definition) = symbol {
-      return id(of: .local(name: name, definition: .none)).map { ($0, definition) }
+      return id(of: .local(name: name, definition: .nowhere)).map { ($0, definition) }
     }
-    return id(of: symbol).map { ($0, .none) }
+    return id(of: symbol).map { ($0, .nowhere) }
   }
 
   /// The public form of a stored occurrence.
@@ -342,11 +342,11 @@ struct SymbolTableBuilder {
 
   /// The stored form of an occurrence.
   mutating func store(_ span: Span, _ symbol: Symbol, definition: Bool, jurisdiction: String?) -> StoredOccurrence {
-    var place = Span.none
+    var place = Span.nowhere
     var key = symbol
     if case .local(let name, let defined) = symbol {
       place = defined
-      key = .local(name: name, definition: .none)
+      key = .local(name: name, definition: .nowhere)
     }
     return StoredOccurrence(
       span: span, definition: place, symbol: id(key), jurisdiction: jurisdiction.map { id(.jurisdiction($0)) } ?? -1,
