@@ -95,10 +95,10 @@ extension Checker {
     let hasErrors = diagnostics[errorsBefore...].contains { $0.severity == .error }
     setFormula(
       index,
-      FormulaInfo(
+      FormulaInfo(.init(
         name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
         parameters: parameters, returnType: returnType, returnTypeDeclared: formulaDeclaredReturn[index] != nil,
-        lets: lets, result: result, slotCount: scope.slotCount, span: declaration.span, hasErrors: hasErrors))
+        lets: lets, result: result, slotCount: scope.slotCount, span: declaration.span, hasErrors: hasErrors)))
   }
 
   func checkLets(_ bindings: [LetBinding], in scope: inout Scope) -> [LetStep] {

@@ -377,10 +377,10 @@ public final class Checker {
   }
 
   func placeholderFormula(_ declaration: FormulaDeclaration) -> FormulaInfo {
-    FormulaInfo(
+    FormulaInfo(.init(
       name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
       parameters: [], returnType: .error, returnTypeDeclared: false, lets: [], result: .invalid(declaration.span),
-      slotCount: 0, span: declaration.span, hasErrors: true)
+      slotCount: 0, span: declaration.span, hasErrors: true))
   }
 
   // MARK: Collecting declarations

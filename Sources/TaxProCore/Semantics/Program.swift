@@ -23,8 +23,8 @@ public struct LetStep: Sendable {
 
 /// A checked formula.
 public struct FormulaInfo: Sendable {
-  /// The fields, behind one reference: a program keeps the list of every checked formula, which a
-  /// re-check copies; copying one retains one object rather than each field.
+  /// The fields live in a one-element copy-on-write buffer, as `Documentation`'s do: a program keeps the list of
+  /// every checked formula, which a re-check copies, and copying one is then one reference, not one per field.
   struct Fields: Sendable {
     var name: String
     var nameSpan: Span
@@ -39,72 +39,66 @@ public struct FormulaInfo: Sendable {
     var hasErrors: Bool
   }
 
-  private var box: CopyOnWriteBox<Fields>
+  /// The one set of fields.
+  var storage: [Fields]
 
-  init(name: String, nameSpan: Span, documentation: Documentation, parameters: [FormulaParameter], returnType: TaxType, returnTypeDeclared: Bool, lets: [LetStep], result: TypedExpression, slotCount: Int, span: Span, hasErrors: Bool) {
-    box = CopyOnWriteBox(Fields(name: name, nameSpan: nameSpan, documentation: documentation, parameters: parameters, returnType: returnType, returnTypeDeclared: returnTypeDeclared, lets: lets, result: result, slotCount: slotCount, span: span, hasErrors: hasErrors))
-  }
-
-  private mutating func change(_ body: (inout Fields) -> Void) {
-    if !isKnownUniquelyReferenced(&box) { box = CopyOnWriteBox(box.fields) }
-    body(&box.fields)
-  }
+  init(_ fields: Fields) { storage = [fields] }
 
   public var name: String {
-    get { box.fields.name }
-    set { change { $0.name = newValue } }
+    get { storage[0].name }
+    set { storage[0].name = newValue }
   }
 
   public var nameSpan: Span {
-    get { box.fields.nameSpan }
-    set { change { $0.nameSpan = newValue } }
+    get { storage[0].nameSpan }
+    set { storage[0].nameSpan = newValue }
   }
 
   public var documentation: Documentation {
-    get { box.fields.documentation }
-    set { change { $0.documentation = newValue } }
+    get { storage[0].documentation }
+    set { storage[0].documentation = newValue }
   }
 
   public var parameters: [FormulaParameter] {
-    get { box.fields.parameters }
-    set { change { $0.parameters = newValue } }
+    get { storage[0].parameters }
+    set { storage[0].parameters = newValue }
   }
 
   public var returnType: TaxType {
-    get { box.fields.returnType }
-    set { change { $0.returnType = newValue } }
+    get { storage[0].returnType }
+    set { storage[0].returnType = newValue }
   }
 
   /// Whether the return type was written or inferred.
   public var returnTypeDeclared: Bool {
-    get { box.fields.returnTypeDeclared }
-    set { change { $0.returnTypeDeclared = newValue } }
+    get { storage[0].returnTypeDeclared }
+    set { storage[0].returnTypeDeclared = newValue }
   }
 
   public var lets: [LetStep] {
-    get { box.fields.lets }
-    set { change { $0.lets = newValue } }
+    get { storage[0].lets }
+    set { storage[0].lets = newValue }
   }
 
   public var result: TypedExpression {
-    get { box.fields.result }
-    set { change { $0.result = newValue } }
+    get { storage[0].result }
+    set { storage[0].result = newValue }
   }
 
   public var slotCount: Int {
-    get { box.fields.slotCount }
-    set { change { $0.slotCount = newValue } }
+    get { storage[0].slotCount }
+    set { storage[0].slotCount = newValue }
   }
 
   public var span: Span {
-    get { box.fields.span }
-    set { change { $0.span = newValue } }
+    get { storage[0].span }
+    set { storage[0].span = newValue }
   }
 
   /// Whether the formula has errors (calling it is refused).
   public var hasErrors: Bool {
-    get { box.fields.hasErrors }
-    set { change { $0.hasErrors = newValue } }
+    get { storage[0].hasErrors }
+    set { storage[0].hasErrors = newValue }
   }
 
   /// `provincial_tax(income: Money, province: Province): Money`.

@@ -38,9 +38,9 @@ extension Parser {
       (lets, result) = parseBody()
     }
     let end = result.kind.isMissing ? previousSpan : result.span
-    return FormulaDeclaration(
+    return FormulaDeclaration(.init(
       documentation: documentation, name: name, parameters: parameters, returnType: returnType, lets: lets,
-      result: result, span: span(keyword).to(end))
+      result: result, span: span(keyword).to(end)))
   }
 
   mutating func parseParameter() -> Parameter? {

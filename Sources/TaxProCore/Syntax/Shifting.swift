@@ -87,11 +87,11 @@ extension Declaration {
     switch self {
     case .formula(let formula):
       return .formula(
-        FormulaDeclaration(
+        FormulaDeclaration(.init(
           documentation: formula.documentation.shifted(by: delta), name: formula.name.shifted(by: delta),
           parameters: formula.parameters.map { $0.shifted(by: delta) },
           returnType: formula.returnType?.shifted(by: delta), lets: formula.lets.map { $0.shifted(by: delta) },
-          result: formula.result.shifted(by: delta), span: formula.span.shifted(by: delta)))
+          result: formula.result.shifted(by: delta), span: formula.span.shifted(by: delta))))
     case .constant(let constant):
       return .constant(
         ConstantDeclaration(

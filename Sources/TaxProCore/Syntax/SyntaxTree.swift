@@ -167,8 +167,8 @@ public struct LetBinding: Sendable {
 }
 
 public struct FormulaDeclaration: Sendable {
-  /// The fields, behind one reference: a program keeps the list of every formula's declaration,
-  /// which a re-check copies; copying one retains one object rather than each field.
+  /// The fields live in a one-element copy-on-write buffer, as `Documentation`'s do: a program keeps the list of
+  /// every formula's declaration, which a re-check copies, and copying one is then one reference, not one per field.
   struct Fields: Sendable {
     var documentation: Documentation
     var name: Identifier
@@ -179,50 +179,44 @@ public struct FormulaDeclaration: Sendable {
     var span: Span
   }
 
-  private var box: CopyOnWriteBox<Fields>
+  /// The one set of fields.
+  var storage: [Fields]
 
-  init(documentation: Documentation, name: Identifier, parameters: [Parameter], returnType: TypeAnnotation?, lets: [LetBinding], result: Expression, span: Span) {
-    box = CopyOnWriteBox(Fields(documentation: documentation, name: name, parameters: parameters, returnType: returnType, lets: lets, result: result, span: span))
-  }
-
-  private mutating func change(_ body: (inout Fields) -> Void) {
-    if !isKnownUniquelyReferenced(&box) { box = CopyOnWriteBox(box.fields) }
-    body(&box.fields)
-  }
+  init(_ fields: Fields) { storage = [fields] }
 
   public var documentation: Documentation {
-    get { box.fields.documentation }
-    set { change { $0.documentation = newValue } }
+    get { storage[0].documentation }
+    set { storage[0].documentation = newValue }
   }
 
   public var name: Identifier {
-    get { box.fields.name }
-    set { change { $0.name = newValue } }
+    get { storage[0].name }
+    set { storage[0].name = newValue }
   }
 
   public var parameters: [Parameter] {
-    get { box.fields.parameters }
-    set { change { $0.parameters = newValue } }
+    get { storage[0].parameters }
+    set { storage[0].parameters = newValue }
   }
 
   public var returnType: TypeAnnotation? {
-    get { box.fields.returnType }
-    set { change { $0.returnType = newValue } }
+    get { storage[0].returnType }
+    set { storage[0].returnType = newValue }
   }
 
   public var lets: [LetBinding] {
-    get { box.fields.lets }
-    set { change { $0.lets = newValue } }
+    get { storage[0].lets }
+    set { storage[0].lets = newValue }
   }
 
   public var result: Expression {
-    get { box.fields.result }
-    set { change { $0.result = newValue } }
+    get { storage[0].result }
+    set { storage[0].result = newValue }
   }
 
   public var span: Span {
-    get { box.fields.span }
-    set { change { $0.span = newValue } }
+    get { storage[0].span }
+    set { storage[0].span = newValue }
   }
 }
 
@@ -345,14 +339,4 @@ struct ParseSegment: Sendable {
   /// was already reported at the step's first token. A re-parse starts with them and must end with them.
   var followsFormula: Bool
   var errorAtStart: Bool
-}
-
-/// A value kept behind one reference and copied by its holder when changed while shared (see
-/// `FormulaDeclaration`): a list of large values then costs one retain per element to copy and one release per
-/// element to free.
-final class CopyOnWriteBox<Fields: Sendable>: @unchecked Sendable {
-  /// Changed only by a holder that has checked, with `isKnownUniquelyReferenced`, that nothing else sees this box.
-  var fields: Fields
-
-  init(_ fields: Fields) { self.fields = fields }
 }
