@@ -56,16 +56,19 @@ public final class LanguageServer: MessageHandler {
 
   /// Requests are refused before `initialize` and after `shutdown` by `ServerLifecycle`, then dispatched by method.
   public func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
-    if timing {
-      let clock = ContinuousClock()
-      let start = clock.now
-      defer { log("request \(request.method): \(clock.now - start)") }
-      return try handleTimed(request: request, context: context)
-    }
-    return try handleTimed(request: request, context: context)
+    try timed("request \(request.method)") { try dispatch(request: request, context: context) }
   }
 
-  func handleTimed(request: RequestMessage, context: RequestContext) throws -> JSON {
+  /// Runs `body`; with `TAXPRO_LSP_TIMING=1`, logs how long it took.
+  func timed<Result>(_ what: @autoclosure () -> String, _ body: () throws -> Result) rethrows -> Result {
+    guard timing else { return try body() }
+    let clock = ContinuousClock()
+    let start = clock.now
+    defer { log("\(what()): \(clock.now - start)") }
+    return try body()
+  }
+
+  func dispatch(request: RequestMessage, context: RequestContext) throws -> JSON {
     if connection == nil { connection = context.connection }
     if let refusal = lifecycle.admit(request: request.method) { throw refusal }
     let method = request.method
@@ -98,17 +101,12 @@ public final class LanguageServer: MessageHandler {
 
   /// Document changes are applied at once; the re-check they cause runs on the analyzer thread.
   public func handle(notification: NotificationMessage, connection: Connection) throws {
-    if timing {
-      let clock = ContinuousClock()
-      let start = clock.now
-      defer { log("notification \(notification.method): \(clock.now - start)") }
-      try handleTimed(notification: notification, connection: connection)
-      return
+    try timed("notification \(notification.method)") {
+      try dispatch(notification: notification, connection: connection)
     }
-    try handleTimed(notification: notification, connection: connection)
   }
 
-  func handleTimed(notification: NotificationMessage, connection: Connection) throws {
+  func dispatch(notification: NotificationMessage, connection: Connection) throws {
     if self.connection == nil { self.connection = connection }
     guard lifecycle.admit(notification: notification.method) else { return }
     switch notification.method {
