@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -10,12 +10,16 @@ let package = Package(
   targets: [
     /// Syntax, semantics, evaluation and diagnostics. No I/O.
     .target(name: "TaxProCore"),
-    /// The standard library `.tax` files and the importer that loads them.
+    /// The standard library `.tax` files, compiled in by the plugin below, and the importer that loads them.
     .target(
       name: "TaxProLibrary",
       dependencies: ["TaxProCore"],
-      resources: [.copy("Resources")]
+      exclude: ["Resources"],
+      plugins: ["EmbedStandardLibrary"]
     ),
+    /// Turns the library's `.tax` files into a Swift source at build time (run by the plugin, and by fuzz/build.sh).
+    .executableTarget(name: "LibraryEmbedder"),
+    .plugin(name: "EmbedStandardLibrary", capability: .buildTool(), dependencies: ["LibraryEmbedder"]),
     /// JSON-RPC 2.0 framing and LSP 3.17 types; knows nothing of TaxPro.
     .target(name: "LanguageServerProtocol"),
     /// The language server: documents, workspace, requests mapped to core queries.

@@ -17,6 +17,12 @@ build_module() {
   mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
   local extra=()
   [ -f "fuzz/support/$name.swift" ] && extra+=("fuzz/support/$name.swift")
+  if [ "$name" = TaxProLibrary ]; then
+    # The library's .tax files compiled in, as the EmbedStandardLibrary plugin does in SwiftPM builds.
+    swiftc -O Sources/LibraryEmbedder/main.swift -o fuzz/out/LibraryEmbedder
+    fuzz/out/LibraryEmbedder Sources/TaxProLibrary/Resources fuzz/out/EmbeddedLibrary.swift
+    extra+=(fuzz/out/EmbeddedLibrary.swift)
+  fi
   echo "fuzz: compiling $name (${#sources[@]} files)" >&2
   swiftc "${flags[@]}" -wmo -module-name "$name" -I "$modules" -emit-module \
     -emit-module-path "$modules/$name.swiftmodule" -emit-object -o "$modules/$name.o" "${sources[@]}" "${extra[@]}"

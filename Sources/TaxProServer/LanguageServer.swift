@@ -33,9 +33,18 @@ public final class LanguageServer: MessageHandler {
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
   let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
 
-  /// `library` is the standard library (tests pass a smaller one); it is parsed once, here.
-  public init(library: [LibraryFile] = StandardLibrary.files(), log: @escaping @Sendable (String) -> Void = Connection.logToStandardError) {
+  /// Why the standard library could not be loaded, shown to the user once the client is ready
+  /// (`window/showMessage`), so that the false "unknown name" errors that follow are explained.
+  let libraryProblem: String?
+
+  /// `library` is the standard library (tests pass a smaller one); it is parsed once, here. `libraryProblem` says why
+  /// it is missing, when it is.
+  public init(
+    library: [LibraryFile] = StandardLibrary.files(), libraryProblem: String? = nil,
+    log: @escaping @Sendable (String) -> Void = Connection.logToStandardError
+  ) {
     self.workspace = Workspace(library: library)
+    self.libraryProblem = libraryProblem
     self.log = log
   }
 
@@ -46,7 +55,17 @@ public final class LanguageServer: MessageHandler {
   /// `year` (from `taxpro lsp --year`) is the tax year until the client's settings say otherwise.
   public static func runOnStandardIO(year: Int? = nil) -> Int32 {
     let connection = Connection.standardIO()
-    let server = LanguageServer()
+    let server: LanguageServer
+    switch StandardLibrary.load() {
+    case .success(let files):
+      server = LanguageServer(library: files)
+      // Go-to-definition into the library opens this read-only copy (the library itself is inside the binary).
+      if case .failure(let problem) = StandardLibrary.writeReadOnlyCopy() {
+        Connection.logToStandardError("taxpro lsp: \(problem.message); go-to-definition into the library will fail")
+      }
+    case .failure(let problem):
+      server = LanguageServer(library: [], libraryProblem: "TaxPro: the standard library could not be loaded: \(problem.message)")
+    }
     server.configuration.year = year
     connection.run(handler: server)
     return server.exitCode
@@ -114,6 +133,9 @@ public final class LanguageServer: MessageHandler {
       connection.stop()
     case LSP.Method.initialized:
       registerFileWatcher(connection)
+      if let libraryProblem {
+        connection.send(notification: LSP.Method.showMessage, params: LSP.MessageParams(type: .error, message: libraryProblem))
+      }
     case LSP.Method.didOpen:
       let params: LSP.DidOpenTextDocumentParams = try notification.decodeParams()
       workspace.open(params.textDocument)

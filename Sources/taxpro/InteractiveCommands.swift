@@ -6,10 +6,7 @@ import TaxProREPL
 /// `taxpro repl` (and `taxpro` at a terminal) and `taxpro plot`: argument handling only; the work is TaxProREPL's.
 enum InteractiveCommands {
   static func repl(_ options: Options) throws(Options.UsageError) -> Int32 {
-    let library = StandardLibrary.trees()
-    if library.isEmpty {
-      throw Options.UsageError(message: "the standard library was not found (set TAXPRO_LIBRARY to its directory)")
-    }
+    let library = StandardLibrary.parse(try Loading.libraryFiles())
     let session = Session(trees: library, year: options.year, firstInputFileID: library.count)
     try checkYear(options.year, session)
     let banner = "TaxPro \(version) — tax year \(session.year). :help for help, Ctrl-D to leave.\n"

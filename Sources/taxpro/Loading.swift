@@ -17,10 +17,7 @@ enum Loading {
     let userPaths = try expand(paths, directories: directories)
     // A library file given on the command line is checked as the user's file, not loaded twice.
     let given = Set(userPaths.compactMap(StandardLibrary.libraryName(ofCopy:)))
-    let library = StandardLibrary.files(includeTests: libraryTests)
-    if library.isEmpty {
-      throw Options.UsageError(message: "the standard library was not found (set TAXPRO_LIBRARY to its directory)")
-    }
+    let library = try libraryFiles(includeTests: libraryTests)
     var trees: [SyntaxTree] = []
     for file in library
     where !given.contains(file.name) {
@@ -38,6 +35,14 @@ enum Loading {
       trees.append(Parser.parse(source))
     }
     return Loaded(trees: trees, userFiles: userFiles, nextFileID: nextID)
+  }
+
+  /// The standard library's files, or a usage error saying why they could not be loaded.
+  static func libraryFiles(includeTests: Bool = false) throws(Options.UsageError) -> [LibraryFile] {
+    switch StandardLibrary.load(includeTests: includeTests) {
+    case .success(let files): return files
+    case .failure(let error): throw Options.UsageError(message: "the standard library could not be loaded: \(error.message)")
+    }
   }
 
   static func expand(_ paths: [String], directories: Bool) throws(Options.UsageError) -> [String] {
