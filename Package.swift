@@ -34,7 +34,9 @@ let package = Package(
       providers: [.apt(["libedit-dev"])]
     ),
     /// A small line-editor protocol with a libedit implementation and a scripted one for tests; knows nothing of TaxPro.
-    .target(name: "LineEditing", dependencies: ["CEditLine"]),
+    .target(name: "LineEditing", dependencies: ["CEditLine", "CSignals"]),
+    /// Ctrl-C and resume-after-Ctrl-Z as flags a signal handler sets: C state, defined once.
+    .target(name: "CSignals"),
     /// The interactive loop, its commands, its files and its charts; with LineEditing, the only code that touches the terminal.
     .target(
       name: "TaxProREPL",

@@ -1,4 +1,5 @@
 import CEditLine
+import CSignals
 import Foundation
 
 #if canImport(Glibc)

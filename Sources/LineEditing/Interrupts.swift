@@ -1,4 +1,4 @@
-import CEditLine
+import CSignals
 
 /// Ctrl-C as a flag instead of process death.
 ///
@@ -36,8 +36,7 @@ public enum Interrupts {
   }
 
   /// Waits until `descriptor` has input or Ctrl-C is pressed, including a Ctrl-C that came before the wait began
-  /// (the handler also writes to a pipe the wait watches). Here, beside the flag, because the C state is per Swift
-  /// file (see the shim header).
+  /// (the handler also writes to a pipe the wait watches).
   static func waitForInput(on descriptor: Int32) -> Wait {
     switch taxpro_wait_for_input(descriptor) {
     case 1: .input
