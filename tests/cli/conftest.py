@@ -1,15 +1,17 @@
 """Shared set-up for the end-to-end tests of the `taxpro` command line (tests/cli).
 
-They drive the real binary named by the TAXPRO environment variable (scripts/test sets it to
-.build/debug/taxpro) and compare what it prints with independent Python computations from the verified CSV
+They drive the real binary named by the TAXPRO environment variable (scripts/test sets it to `taxpro`, found on
+PATH: the installed release build; see tests/conftest.py) and compare what it prints with independent Python computations from the verified CSV
 (tests/library/brackets_reference.py and formulas_reference.py).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +23,13 @@ if str(LIBRARY_TESTS) not in sys.path:
     sys.path.insert(0, str(LIBRARY_TESTS))
 
 
+# Commands run in an empty folder outside the repository unless a test names one.
+OUTSIDE = Path(tempfile.mkdtemp(prefix="taxpro-cli-"))
+
+
 @dataclass
 class Taxpro:
-    """Runs the binary with colour off and a time limit, from the repository's root."""
+    """Runs the binary with colour off and a time limit, from an empty folder outside the repository."""
 
     path: str
 
@@ -31,7 +37,7 @@ class Taxpro:
         environment = dict(os.environ, NO_COLOR="1")
         return subprocess.run(
             [self.path, *arguments], input=stdin, capture_output=True, text=True, timeout=120,
-            cwd=str(cwd or REPO), env=environment,
+            cwd=str(cwd or OUTSIDE), env=environment,
         )
 
 
@@ -40,10 +46,10 @@ def taxpro() -> Taxpro:
     path = os.environ.get("TAXPRO", "")
     if not path:
         pytest.fail(
-            "TAXPRO is not set. Build with `swift build` and run with "
-            "`TAXPRO=$PWD/.build/debug/taxpro python -m pytest tests/cli` (scripts/test does this).",
+            "TAXPRO is not set. scripts/test installs the release build and sets TAXPRO=taxpro; while developing, "
+            "`TAXPRO=$PWD/.build/debug/taxpro python -m pytest tests/cli` runs a debug build.",
             pytrace=False,
         )
-    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-        pytest.fail(f"TAXPRO={path} is not an executable file; run `swift build` first.", pytrace=False)
+    if shutil.which(path) is None:
+        pytest.fail(f"TAXPRO={path} is not an executable file or a command on PATH.", pytrace=False)
     return Taxpro(path)

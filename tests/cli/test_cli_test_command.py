@@ -4,6 +4,9 @@ FILE:LINE:COL, and the last line counts passes and failures."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_library_tests_pass(taxpro):
@@ -24,7 +27,7 @@ def test_the_library_tests_pass_whatever_the_year(taxpro):
 
 
 def test_the_examples_pass(taxpro):
-    result = taxpro.run("test", "examples")
+    result = taxpro.run("test", str(REPO / "examples"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.fullmatch(r"\d+ passed, 0 failed", result.stdout.splitlines()[-1])
 
