@@ -340,6 +340,8 @@ def expected_parameters(csv_rows) -> dict[tuple[str, str], dict[str, Expected]]:
         amount = "Money" if r["unit"] == "CAD" else "Rate"
         if p == "bracket":
             put(code, year, "income_tax", "Brackets", (Decimal(thr), value), r)
+        elif p == "bracket_proposed":
+            put(code, year, "income_tax_proposed", "Brackets", (Decimal(thr), value), r)
         elif p in ("oas_max_monthly_65_74", "oas_max_monthly_75_plus"):
             put(code, year, f"{p}_q{i}", amount, value, r)
         elif p == "nrtc_topup_rate":
@@ -366,9 +368,10 @@ def expected_parameters(csv_rows) -> dict[tuple[str, str], dict[str, Expected]]:
             assert thr == "" or (p.startswith("lowest_rate_") and Decimal(thr) == 0), r
             put(code, year, p, amount, value, r)
     for key in out:
-        if "income_tax" in out[key]:
-            assert [i for i in range(len(out[key]["income_tax"].rows))] == \
-                [int(r["index"]) - 1 for r in out[key]["income_tax"].rows], key
+        for table in ("income_tax", "income_tax_proposed"):
+            if table in out[key]:
+                assert [i for i in range(len(out[key][table].rows))] == \
+                    [int(r["index"]) - 1 for r in out[key][table].rows], key
     return out
 
 
@@ -392,7 +395,7 @@ def code_year_name(code, year, name):
 
 def test_every_csv_row_is_transcribed(library, csv_rows):
     expected = expected_parameters(csv_rows)
-    assert len(csv_rows) == 308
+    assert len(csv_rows) == 428
     for (code, year), params in expected.items():
         assert (code, year) in library.params, f"{code} {year} is missing from the library"
         have = library.params[(code, year)]
