@@ -21,12 +21,16 @@ def test_a_new_province_missing_a_parameter(taxpro, tmp_path):
         "    }\n"
         "    basic_personal_amount = $10,000\n"
         "    credit_rate = 10%\n"
+        "    dtc_eligible = 10%\n"
+        "    dtc_noneligible = 2%\n"
         "  }\n"
         "  year 2026 {\n"
         "    income_tax = brackets {\n"
         "      $0 -> 10%\n"
         "    }\n"
         "    basic_personal_amount = $10,000\n"
+        "    dtc_eligible = 10%\n"
+        "    dtc_noneligible = 2%\n"
         "  }\n"
         "}\n",
         encoding="utf-8",

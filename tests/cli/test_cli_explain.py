@@ -87,9 +87,9 @@ def test_default_arguments_are_shown_under_their_call(taxpro):
     result = taxpro.run("explain", "--year", "2025", "oas_recovery_tax($100,000)")
     lines = result.stdout.splitlines()
     call = next(i for i, line in enumerate(lines) if line.startswith("oas_recovery_tax(net_income"))
-    assert lines[call + 2].strip().startswith("default oas_received = 12 * (if age >= 75")
-    # 12 × 727.67 = 8,732.04
-    assert any("12 × $727.67 = $8,732.04" in line for line in lines[call:])
+    assert lines[call + 2].strip().startswith("default oas_received = oas_maximum_pension(age)")
+    # the year's maximum, quarter by quarter: 3 × (727.67 + 727.67 + 734.95 + 740.09) = 3 × 2,930.38 = 8,791.14
+    assert any("3 × $2,930.38 = $8,791.14" in line for line in lines[call:])
 
 
 def test_json_is_complete(taxpro):

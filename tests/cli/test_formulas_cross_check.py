@@ -64,8 +64,9 @@ def cases(year: str) -> list[tuple[str, str]]:
     for earned in ("0", "50000", "180500", "187833.33", "400000"):
         out.append((f"rrsp_limit({money(earned)})", ref.money_text(ref.rrsp_limit(f, F(earned)))))
     for earnings in ("3500", "40000", "71300", "74600", "81200", "85000", "200000"):
-        out.append((f"payroll_deductions({money(earnings)}, QC)",
-                    ref.money_text(ref.cpp(f, F(earnings)) + ref.cpp2(f, F(earnings)) + ref.ei(f, F(earnings), "QC"))))
+        for code in ("QC", "ON"):
+            out.append((f"payroll_deductions({money(earnings)}, {code})",
+                        ref.money_text(ref.payroll_deductions(f, F(earnings), code))))
     for net in ("150000", "177882", "200000", "230000", "253414", "260000"):
         out.append((f"federal_basic_personal_amount({money(net)})", ref.money_text(ref.federal_bpa(f, F(net)))))
         out.append((f"provincial_basic_personal_amount({money(net)}, YT)", ref.money_text(ref.provincial_bpa(f, "YT", F(net)))))

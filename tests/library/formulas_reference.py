@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Independent reference for the standard library's formulas (income_tax.tax, credits.tax, ontario.tax, …).
+"""Independent reference for the standard library's formulas (income_tax.tax, credits.tax, return.tax, …).
 
 It reads the verified CSV directly (never the .tax files) and re-implements each formula with Python's
 `fractions`, rounding the way TaxPro's money does: every operation whose result is an amount of money is
 rounded to the cent, half away from zero, and a bracket sum is computed exactly and rounded once.
 
-The CLI tests (tests/cli/test_formulas_cross_check.py) compare `taxpro eval` with these functions over a grid
-of incomes, provinces and both years; test_formulas_reference.py checks them against figures worked by hand.
+The CLI tests (tests/cli/test_formulas_cross_check.py and test_return_cross_check.py) compare `taxpro eval` with
+these functions over grids of incomes, households, provinces and both years; test_formulas_reference.py checks them
+against figures worked by hand.
 
 Usage, to print one figure:
     python3 tests/library/formulas_reference.py 2025 'combined_tax(f, 85000, "ON")'
+    python3 tests/library/formulas_reference.py 2025 'tax_return(f, Household(employment_income=85000))["balance"]'
 
 Python 3.11, standard library only.
 """
@@ -17,7 +19,7 @@ Python 3.11, standard library only.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import brackets_reference as br  # noqa: E402
 
 CENT = Fraction(1, 100)
+ZERO = Fraction(0)
 
 
 def cents(x: Fraction) -> Fraction:
@@ -45,12 +48,16 @@ def fr(text: str) -> Fraction:
 
 @dataclass
 class Figures:
-    """One year's figures: `fed[name]`, `prov[code][name]`, bracket tables, health-premium tiers, surtax."""
+    """One year's figures: `fed[name]`, `prov[code][name]`, bracket tables, health-premium tiers, surtax.
+
+    Quarterly federal figures are `fed[name + "_q1"]` … `_q4`; a credit rate with a threshold column (the federal
+    top-up, Alberta's supplemental credit) also gives `…_threshold`."""
 
     year: str
     fed: dict[str, Fraction]
     prov: dict[str, dict[str, Fraction]]
     brackets: dict[str, list[tuple[Fraction, Fraction]]]
+    proposed_brackets: dict[str, list[tuple[Fraction, Fraction]]]
     health_tiers: list[tuple[Fraction, Fraction, Fraction]]  # (start, rate, cap)
     surtax: list[tuple[Fraction, Fraction]]  # (threshold, rate)
 
@@ -59,7 +66,7 @@ def load(year: str, rows: list[dict[str, str]] | None = None) -> Figures:
     rows = rows if rows is not None else br.read_rows(br.csv_path())
     fed: dict[str, Fraction] = {}
     prov: dict[str, dict[str, Fraction]] = {}
-    brackets: dict[str, list[tuple[Fraction, Fraction]]] = {}
+    tables: dict[str, dict[str, list]] = {"bracket": {}, "bracket_proposed": {}}
     rates: dict[int, tuple[Fraction, Fraction]] = {}
     caps: dict[int, Fraction] = {}
     surtax: dict[int, tuple[Fraction, Fraction]] = {}
@@ -67,8 +74,8 @@ def load(year: str, rows: list[dict[str, str]] | None = None) -> Figures:
         if r["year"] != year:
             continue
         code, name = r["jurisdiction"], r["parameter"]
-        if name == "bracket":
-            brackets.setdefault(code, []).append((int(r["index"]), fr(r["threshold"]), fr(r["value"])))
+        if name in tables:
+            tables[name].setdefault(code, []).append((int(r["index"]), fr(r["threshold"]), fr(r["value"])))
         elif code == "ON" and name == "health_premium_tier_rate":
             rates[int(r["index"])] = (fr(r["threshold"]), fr(r["value"]))
         elif code == "ON" and name == "health_premium_tier_max":
@@ -76,13 +83,18 @@ def load(year: str, rows: list[dict[str, str]] | None = None) -> Figures:
         elif code == "ON" and name == "surtax":
             surtax[int(r["index"])] = (fr(r["threshold"]), fr(r["value"]))
         elif r["index"] == "":
-            (fed if code == "FED" else prov.setdefault(code, {}))[name] = fr(r["value"])
-        elif code == "FED" and r["index"] == "1":
-            # Quarterly figures: the first quarter (January to March) is the one every year has.
-            fed[name + "_q1"] = fr(r["value"])
-    tables = {code: [(t, rate) for _, t, rate in sorted(items)] for code, items in brackets.items()}
+            target = fed if code == "FED" else prov.setdefault(code, {})
+            target[name] = fr(r["value"])
+            if r["threshold"] and name in ("supplemental_credit_rate", "nrtc_topup_rate"):
+                # The rate's threshold column: the credit amounts above which it applies.
+                target[name.removesuffix("_rate") + "_threshold"] = fr(r["threshold"])
+        elif code == "FED":
+            fed[f"{name}_q{r['index']}"] = fr(r["value"])  # quarterly OAS maximums
+    def ordered(found):
+        return {code: [(t, rate) for _, t, rate in sorted(items)] for code, items in found.items()}
     tiers = [(rates[i][0], rates[i][1], caps[i]) for i in sorted(rates)]
-    return Figures(year, fed, prov, tables, tiers, [surtax[i] for i in sorted(surtax)])
+    return Figures(year, fed, prov, ordered(tables["bracket"]), ordered(tables["bracket_proposed"]), tiers,
+                   [surtax[i] for i in sorted(surtax)])
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -101,7 +113,12 @@ def bracket_tax(table: list[tuple[Fraction, Fraction]], income: Fraction) -> Fra
 
 
 def share_crossed(income: Fraction, start: Fraction, end: Fraction) -> Fraction:
-    return min(Fraction(1), max(Fraction(0), (income - start) / (end - start)))
+    """0 at or below start, 1 at or above end (a band with end == start is a cliff), in proportion between."""
+    if income <= start:
+        return ZERO
+    if income >= end:
+        return Fraction(1)
+    return (income - start) / (end - start)
 
 
 def federal_bpa(f: Figures, net_income: Fraction) -> Fraction:
@@ -120,11 +137,37 @@ def provincial_bpa(f: Figures, code: str, net_income: Fraction) -> Fraction:
     return p["basic_personal_amount"]
 
 
+def federal_age_amount(f: Figures, net_income: Fraction, age: int) -> Fraction:
+    if age < 65:
+        return ZERO
+    reduction = cents(f.fed["age_amount_reduction_rate"] * max(ZERO, net_income - f.fed["age_amount_threshold"]))
+    return max(ZERO, f.fed["age_amount"] - reduction)
+
+
+def federal_pension_amount(f: Figures, pension_income: Fraction) -> Fraction:
+    return min(pension_income, f.fed["pension_income_amount"])
+
+
+def employment_amount(f: Figures, employment_income: Fraction) -> Fraction:
+    return min(employment_income, f.fed["canada_employment_amount"])
+
+
+def topup_credit(f: Figures, amounts: Fraction) -> Fraction:
+    """Line 34990: the difference between the 15% top-up rate and the credit rate on amounts above the threshold."""
+    rate = f.fed["nrtc_topup_rate"] - f.fed["credit_rate"]
+    return cents(rate * max(ZERO, amounts - f.fed["nrtc_topup_threshold"]))
+
+
+def federal_credits(f: Figures, net_income: Fraction, other_credits: Fraction = ZERO) -> Fraction:
+    amounts = federal_bpa(f, net_income) + other_credits
+    return cents(f.fed["credit_rate"] * amounts) + topup_credit(f, amounts)
+
+
 def basic_federal_tax(f: Figures, income: Fraction, net_income: Fraction | None = None,
-                      other_credits: Fraction = Fraction(0), dividend_credit: Fraction = Fraction(0)) -> Fraction:
+                      other_credits: Fraction = ZERO, dividend_credit: Fraction = ZERO) -> Fraction:
     net = income if net_income is None else net_income
-    credits = cents(f.fed["credit_rate"] * (federal_bpa(f, net) + other_credits))
-    return max(Fraction(0), bracket_tax(f.brackets["FED"], income) - credits - dividend_credit)
+    credits = federal_credits(f, net, other_credits)
+    return max(ZERO, bracket_tax(f.brackets["FED"], income) - credits - dividend_credit)
 
 
 def federal_tax(f: Figures, income: Fraction, code: str = "ON", **kw) -> Fraction:
@@ -133,12 +176,12 @@ def federal_tax(f: Figures, income: Fraction, code: str = "ON", **kw) -> Fractio
 
 
 def ontario_surtax(f: Figures, ontario_tax: Fraction) -> Fraction:
-    return sum((cents(rate * max(Fraction(0), ontario_tax - threshold)) for threshold, rate in f.surtax), Fraction(0))
+    return sum((cents(rate * max(ZERO, ontario_tax - threshold)) for threshold, rate in f.surtax), ZERO)
 
 
 def ontario_health_premium(f: Figures, income: Fraction) -> Fraction:
-    premium = Fraction(0)
-    previous_cap = Fraction(0)
+    premium = ZERO
+    previous_cap = ZERO
     for start, rate, cap in f.health_tiers:
         if income <= start:
             break
@@ -147,25 +190,60 @@ def ontario_health_premium(f: Figures, income: Fraction) -> Fraction:
     return premium
 
 
-def provincial_basic_tax(f: Figures, income: Fraction, code: str, net_income: Fraction | None = None,
-                         other_credits: Fraction = Fraction(0)) -> Fraction:
-    net = income if net_income is None else net_income
-    credits = cents(f.prov[code]["credit_rate"] * (provincial_bpa(f, code, net) + other_credits))
-    return max(Fraction(0), bracket_tax(f.brackets[code], income) - credits)
+def provincial_credits(f: Figures, net_income: Fraction, code: str, other_credits: Fraction = ZERO,
+                       proposed: bool = False) -> Fraction:
+    p = f.prov[code]
+    amounts = provincial_bpa(f, code, net_income) + other_credits
+    # The proposal's credit rate is its lowest bracket rate (the CSV's bracket_rate_proposed row repeats it).
+    rate = f.proposed_brackets["BC"][0][1] if proposed and code == "BC" else p["credit_rate"]
+    credits = cents(rate * amounts)
+    if code == "AB":
+        credits += cents(p["supplemental_credit_rate"] * max(ZERO, amounts - p["supplemental_credit_threshold"]))
+    return credits
+
+
+def provincial_reduction(f: Figures, tax: Fraction, net_income: Fraction, code: str) -> Fraction:
+    """The Ontario tax reduction, the BC tax reduction credit and the Nova Scotia low-income tax reduction."""
+    p = f.prov[code]
+    if code == "ON":
+        available = max(ZERO, 2 * p["tax_reduction_basic"] - tax)
+    elif code == "BC":
+        available = max(ZERO, p["tax_reduction_maximum"]
+                        - cents(p["tax_reduction_rate"] * max(ZERO, net_income - p["tax_reduction_threshold"])))
+    elif code == "NS":
+        available = max(ZERO, p["low_income_reduction_maximum"] - cents(
+            p["low_income_reduction_rate"] * max(ZERO, net_income - p["low_income_reduction_threshold"])))
+    else:
+        available = ZERO
+    return min(tax, available)
+
+
+def ontario_lift(f: Figures, employment_income: Fraction, net_income: Fraction) -> Fraction:
+    on = f.prov["ON"]
+    earned = min(cents(on["lift_employment_rate"] * employment_income), on["lift_maximum"])
+    reduction = cents(on["lift_reduction_rate"] * max(ZERO, net_income - on["lift_threshold"]))
+    return max(ZERO, earned - reduction)
 
 
 def provincial_tax(f: Figures, income: Fraction, code: str, net_income: Fraction | None = None,
-                   other_credits: Fraction = Fraction(0)) -> Fraction:
-    basic = provincial_basic_tax(f, income, code, net_income, other_credits)
-    if code == "ON":
-        return basic + ontario_surtax(f, basic) + ontario_health_premium(f, income)
-    return basic
+                   other_credits: Fraction = ZERO, dividend_credit: Fraction = ZERO,
+                   employment_income: Fraction = ZERO, proposed: bool = False) -> Fraction:
+    net = income if net_income is None else net_income
+    table = f.proposed_brackets["BC"] if proposed and code == "BC" else f.brackets[code]
+    basic = max(ZERO, bracket_tax(table, income) - provincial_credits(f, net, code, other_credits, proposed))
+    surtax = ontario_surtax(f, basic) if code == "ON" else ZERO
+    after_dividend_credit = max(ZERO, basic + surtax - dividend_credit)
+    reduction = provincial_reduction(f, after_dividend_credit, net, code)
+    lift = ontario_lift(f, employment_income, net) if code == "ON" else ZERO
+    premium = ontario_health_premium(f, income) if code == "ON" else ZERO
+    return max(ZERO, after_dividend_credit - reduction - lift) + premium
 
 
 def combined_tax(f: Figures, income: Fraction, code: str = "ON", net_income: Fraction | None = None,
-                 other_credits: Fraction = Fraction(0), dividend_credit: Fraction = Fraction(0)) -> Fraction:
+                 other_credits: Fraction = ZERO, dividend_credit: Fraction = ZERO,
+                 provincial_dividend_credit: Fraction = ZERO, proposed: bool = False) -> Fraction:
     return (federal_tax(f, income, code, net_income=net_income, other_credits=other_credits, dividend_credit=dividend_credit)
-            + provincial_tax(f, income, code, net_income, other_credits))
+            + provincial_tax(f, income, code, net_income, other_credits, provincial_dividend_credit, proposed=proposed))
 
 
 def combined_marginal_rate(f: Figures, income: Fraction, code: str = "ON") -> Fraction:
@@ -181,23 +259,64 @@ def tax_on_extra_income(f: Figures, extra: Fraction, income: Fraction, code: str
 # rrsp.tax, employment.tax, investment.tax, oas.tax
 
 
-def rrsp_limit(f: Figures, earned: Fraction, pension_adjustment: Fraction = Fraction(0), unused: Fraction = Fraction(0)) -> Fraction:
+def rrsp_limit(f: Figures, earned: Fraction, pension_adjustment: Fraction = ZERO, unused: Fraction = ZERO) -> Fraction:
     new_room = min(cents(f.fed["rrsp_earned_income_rate"] * earned), f.fed["rrsp_dollar_limit"])
-    return unused + max(Fraction(0), new_room - pension_adjustment)
+    return unused + max(ZERO, new_room - pension_adjustment)
 
 
 def rrsp_refund(f: Figures, contribution: Fraction, income: Fraction, code: str = "ON") -> Fraction:
-    return combined_tax(f, income, code) - combined_tax(f, max(Fraction(0), income - contribution), code)
+    return combined_tax(f, income, code) - combined_tax(f, max(ZERO, income - contribution), code)
+
+
+def pensionable(f: Figures, earnings: Fraction) -> Fraction:
+    return max(ZERO, min(earnings, f.fed["cpp_ympe"]) - f.fed["cpp_basic_exemption"])
+
+
+def second_band(f: Figures, earnings: Fraction) -> Fraction:
+    return max(ZERO, min(earnings, f.fed["cpp_yampe"]) - f.fed["cpp_ympe"])
 
 
 def cpp(f: Figures, earnings: Fraction) -> Fraction:
-    pensionable = max(Fraction(0), min(earnings, f.fed["cpp_ympe"]) - f.fed["cpp_basic_exemption"])
-    return min(cents(f.fed["cpp_rate_employee"] * pensionable), f.fed["cpp_max_employee_contribution"])
+    return min(cents(f.fed["cpp_rate_employee"] * pensionable(f, earnings)), f.fed["cpp_max_employee_contribution"])
+
+
+def cpp_base(f: Figures, earnings: Fraction) -> Fraction:
+    return cents(f.fed["cpp_base_rate_employee"] * pensionable(f, earnings))
 
 
 def cpp2(f: Figures, earnings: Fraction) -> Fraction:
-    band = max(Fraction(0), min(earnings, f.fed["cpp_yampe"]) - f.fed["cpp_ympe"])
-    return min(cents(f.fed["cpp2_rate_employee"] * band), f.fed["cpp2_max_employee_contribution"])
+    return min(cents(f.fed["cpp2_rate_employee"] * second_band(f, earnings)), f.fed["cpp2_max_employee_contribution"])
+
+
+def qpp(f: Figures, earnings: Fraction) -> Fraction:
+    qc = f.prov["QC"]
+    return cents((qc["qpp_base_rate_employee"] + qc["qpp_first_additional_rate_employee"]) * pensionable(f, earnings))
+
+
+def qpp_base(f: Figures, earnings: Fraction) -> Fraction:
+    return cents(f.prov["QC"]["qpp_base_rate_employee"] * pensionable(f, earnings))
+
+
+def qpp2(f: Figures, earnings: Fraction) -> Fraction:
+    return cents(f.prov["QC"]["qpp2_rate_employee"] * second_band(f, earnings))
+
+
+def pension_contribution(f: Figures, earnings: Fraction, code: str) -> Fraction:
+    return qpp(f, earnings) if code == "QC" else cpp(f, earnings)
+
+
+def pension2_contribution(f: Figures, earnings: Fraction, code: str) -> Fraction:
+    return qpp2(f, earnings) if code == "QC" else cpp2(f, earnings)
+
+
+def base_contribution(f: Figures, earnings: Fraction, code: str) -> Fraction:
+    return qpp_base(f, earnings) if code == "QC" else cpp_base(f, earnings)
+
+
+def enhanced_deduction(f: Figures, earnings: Fraction, code: str) -> Fraction:
+    """Line 22215: the first additional part (contribution − base) plus CPP2 or QPP2."""
+    return (pension_contribution(f, earnings, code) - base_contribution(f, earnings, code)
+            + pension2_contribution(f, earnings, code))
 
 
 def ei(f: Figures, earnings: Fraction, code: str = "ON") -> Fraction:
@@ -207,9 +326,21 @@ def ei(f: Figures, earnings: Fraction, code: str = "ON") -> Fraction:
     return min(cents(f.fed["ei_rate_employee"] * insurable), f.fed["ei_max_employee_premium"])
 
 
-def take_home_pay(f: Figures, salary: Fraction, code: str = "ON") -> Fraction:
-    c, c2, e = cpp(f, salary), cpp2(f, salary), ei(f, salary, code)
-    return salary - c - c2 - e - combined_tax(f, salary - c2, code, other_credits=c + e)
+def qpip(f: Figures, earnings: Fraction, code: str = "QC") -> Fraction:
+    if code != "QC":
+        return ZERO
+    qc = f.prov["QC"]
+    return cents(qc["qpip_rate_employee"] * min(earnings, qc["qpip_max_insurable_earnings"]))
+
+
+def payroll_deductions(f: Figures, salary: Fraction, code: str = "ON") -> Fraction:
+    return (pension_contribution(f, salary, code) + pension2_contribution(f, salary, code) + ei(f, salary, code)
+            + qpip(f, salary, code))
+
+
+def take_home_pay(f: Figures, salary: Fraction, code: str = "ON", proposed: bool = False) -> Fraction:
+    lines = tax_return(f, Household(employment_income=salary, province=code, proposed=proposed))
+    return salary - payroll_deductions(f, salary, code) - lines["income_tax"]
 
 
 def taxable_dividend(f: Figures, dividend: Fraction, eligible: bool = True) -> Fraction:
@@ -222,36 +353,135 @@ def federal_dtc(f: Figures, dividend: Fraction, eligible: bool = True) -> Fracti
     return cents(rate * taxable_dividend(f, dividend, eligible))
 
 
+def provincial_dtc(f: Figures, dividend: Fraction, code: str = "ON", eligible: bool = True) -> Fraction:
+    rate = f.prov[code]["dtc_eligible" if eligible else "dtc_noneligible"]
+    return cents(rate * taxable_dividend(f, dividend, eligible))
+
+
 def dividend_tax(f: Figures, dividend: Fraction, other: Fraction, code: str = "ON", eligible: bool = True) -> Fraction:
     taxable = taxable_dividend(f, dividend, eligible)
-    with_dividend = combined_tax(f, other + taxable, code, dividend_credit=federal_dtc(f, dividend, eligible))
+    with_dividend = combined_tax(f, other + taxable, code, dividend_credit=federal_dtc(f, dividend, eligible),
+                                 provincial_dividend_credit=provincial_dtc(f, dividend, code, eligible))
     return with_dividend - combined_tax(f, other, code)
 
 
 def foreign_tax_credit(f: Figures, foreign: Fraction, paid: Fraction, other: Fraction, code: str = "ON") -> Fraction:
-    income = other + foreign
-    share = Fraction(foreign) / income if income > 0 else Fraction(0)
-    federal_credit = min(paid, cents(basic_federal_tax(f, income) * share))
-    premium = ontario_health_premium(f, income) if code == "ON" else Fraction(0)
+    creditable = min(paid, cents(f.fed["foreign_property_tax_credit_limit"] * foreign))
+    net_foreign = max(ZERO, foreign - (paid - creditable))
+    income = other + net_foreign
+    share = Fraction(net_foreign) / income if income > 0 else ZERO
+    federal_credit = min(creditable, cents(basic_federal_tax(f, income) * share))
+    premium = ontario_health_premium(f, income) if code == "ON" else ZERO
     provincial_limit = cents((provincial_tax(f, income, code) - premium) * share)
-    return federal_credit + min(paid - federal_credit, provincial_limit)
+    return federal_credit + min(creditable - federal_credit, provincial_limit)
 
 
 def foreign_income_tax(f: Figures, foreign: Fraction, paid: Fraction, other: Fraction, code: str = "ON") -> Fraction:
-    extra = tax_on_extra_income(f, foreign, other, code)
-    return max(Fraction(0), extra - foreign_tax_credit(f, foreign, paid, other, code))
+    deducted = max(ZERO, paid - cents(f.fed["foreign_property_tax_credit_limit"] * foreign))
+    extra = tax_on_extra_income(f, max(ZERO, foreign - deducted), other, code)
+    return max(ZERO, extra - foreign_tax_credit(f, foreign, paid, other, code))
 
 
 def capital_gains_tax(f: Figures, gain: Fraction, other: Fraction, code: str = "ON") -> Fraction:
     return tax_on_extra_income(f, cents(f.fed["capital_gains_inclusion_rate"] * gain), other, code)
 
 
+def oas_maximum_pension(f: Figures, age: int = 65) -> Fraction:
+    group = "oas_max_monthly_75_plus" if age >= 75 else "oas_max_monthly_65_74"
+    return 3 * sum((f.fed[f"{group}_q{q}"] for q in (1, 2, 3, 4)), ZERO)
+
+
 def oas_recovery_tax(f: Figures, net_income: Fraction, age: int = 65, received: Fraction | None = None) -> Fraction:
     if received is None:
-        monthly = f.fed["oas_max_monthly_75_plus_q1" if age >= 75 else "oas_max_monthly_65_74_q1"]
-        received = 12 * monthly
-    excess = max(Fraction(0), net_income - f.fed["oas_recovery_threshold"])
+        received = oas_maximum_pension(f, age)
+    excess = max(ZERO, net_income - f.fed["oas_recovery_threshold"])
     return min(received, cents(f.fed["oas_recovery_rate"] * excess))
+
+
+# ----------------------------------------------------------------------------------------------------------
+# return.tax: the Quebec return's parts and the whole return
+
+
+def quebec_senior_amounts(f: Figures, net_income: Fraction, age: int, retirement_income: Fraction) -> Fraction:
+    qc = f.prov["QC"]
+    age_part = qc["age_amount"] if age >= 65 else ZERO
+    retirement_part = min(retirement_income, qc["retirement_income_amount"])
+    reduction = cents(qc["senior_amounts_reduction_rate"] * max(ZERO, net_income - qc["senior_amounts_reduction_threshold"]))
+    return max(ZERO, age_part + retirement_part - reduction)
+
+
+def quebec_income_tax(f: Figures, income: Fraction, net_income: Fraction, age: int, retirement_income: Fraction,
+                      dividend_credit: Fraction) -> Fraction:
+    qc = f.prov["QC"]
+    credits = cents(qc["credit_rate"] * (qc["basic_personal_amount"]
+                                         + quebec_senior_amounts(f, net_income, age, retirement_income)))
+    return max(ZERO, bracket_tax(f.brackets["QC"], income) - credits - dividend_credit)
+
+
+@dataclass
+class Household:
+    """The inputs of `return_summary`, with its defaults."""
+
+    employment_income: Fraction = ZERO
+    province: str = "ON"
+    interest: Fraction = ZERO
+    eligible_dividends: Fraction = ZERO
+    other_dividends: Fraction = ZERO
+    capital_gains: Fraction = ZERO
+    rrsp_deduction: Fraction = ZERO
+    age: int = 40
+    pension_income: Fraction = ZERO
+    oas_pension: Fraction | None = None  # the year's maximum from 65 when not given
+    tax_deducted: Fraction = ZERO
+    proposed: bool = False
+
+
+RETURN_LINES = ("balance", "total_income", "net_income", "taxable_income", "federal_tax", "quebec_abatement",
+                "provincial_tax", "cpp_qpp_contributions", "ei_premiums", "qpip_premiums", "oas_recovery",
+                "income_tax", "total_payable", "after_tax_income", "enhanced_contributions",
+                "net_income_before_adjustments")
+
+
+def tax_return(f: Figures, h: Household) -> dict[str, Fraction]:
+    """Every line of `return_summary` for one household, computed the way the return does, from the CSV."""
+    code, emp = h.province, Fraction(h.employment_income)
+    oas = h.oas_pension if h.oas_pension is not None else (oas_maximum_pension(f, h.age) if h.age >= 65 else ZERO)
+    out: dict[str, Fraction] = {}
+    out["cpp_qpp_contributions"] = pension_contribution(f, emp, code) + pension2_contribution(f, emp, code)
+    out["ei_premiums"] = ei(f, emp, code)
+    out["qpip_premiums"] = qpip(f, emp, code)
+    taxable_eligible = taxable_dividend(f, h.eligible_dividends, True)
+    taxable_other = taxable_dividend(f, h.other_dividends, False)
+    taxable_gains = cents(f.fed["capital_gains_inclusion_rate"] * h.capital_gains)
+    total = emp + oas + h.pension_income + h.interest + taxable_eligible + taxable_other + taxable_gains
+    out["total_income"] = total
+    out["enhanced_contributions"] = enhanced_deduction(f, emp, code)
+    before = max(ZERO, total - h.rrsp_deduction - out["enhanced_contributions"])
+    out["net_income_before_adjustments"] = before
+    recovery = min(oas, cents(f.fed["oas_recovery_rate"] * max(ZERO, before - f.fed["oas_recovery_threshold"])))
+    out["oas_recovery"] = recovery
+    net = before - recovery
+    out["net_income"] = out["taxable_income"] = net
+    base = base_contribution(f, emp, code)
+    federal_amounts = (federal_age_amount(f, net, h.age) + base + out["ei_premiums"] + out["qpip_premiums"]
+                       + employment_amount(f, emp) + federal_pension_amount(f, h.pension_income))
+    federal_dividend = federal_dtc(f, h.eligible_dividends, True) + federal_dtc(f, h.other_dividends, False)
+    out["federal_tax"] = basic_federal_tax(f, net, net, federal_amounts, federal_dividend)
+    out["quebec_abatement"] = cents(f.fed["quebec_abatement_rate"] * out["federal_tax"]) if code == "QC" else ZERO
+    provincial_dividend = provincial_dtc(f, h.eligible_dividends, code, True) + provincial_dtc(f, h.other_dividends, code, False)
+    if code == "QC":
+        out["provincial_tax"] = quebec_income_tax(f, net, net, h.age, h.pension_income, provincial_dividend)
+    else:
+        provincial_amounts = base + out["ei_premiums"] + (employment_amount(f, emp) if code == "YT" else ZERO)
+        out["provincial_tax"] = provincial_tax(f, net, code, net, provincial_amounts, provincial_dividend, emp, h.proposed)
+    out["income_tax"] = out["federal_tax"] - out["quebec_abatement"] + out["provincial_tax"]
+    out["total_payable"] = out["federal_tax"] + out["provincial_tax"] + recovery
+    out["balance"] = out["total_payable"] - out["quebec_abatement"] - h.tax_deducted
+    cash = emp + oas + h.pension_income + h.interest + h.eligible_dividends + h.other_dividends + h.capital_gains
+    out["after_tax_income"] = (cash - out["cpp_qpp_contributions"] - out["ei_premiums"] - out["qpip_premiums"]
+                               - out["income_tax"] - recovery)
+    assert set(out) == set(RETURN_LINES), set(out) ^ set(RETURN_LINES)
+    return out
 
 
 def money_text(x: Fraction) -> str:
