@@ -6,7 +6,7 @@ extension REPL {
     let text = line.drop(while: \.isWhitespace).dropFirst()
     let name = String(text.prefix { !$0.isWhitespace })
     let argument = text.dropFirst(name.count).trimmed
-    guard let command = CommandTable.command(named: name) else {
+    guard let command = REPLCommand(named: name) else {
       var message = name.isEmpty ? "a command name is needed after ':'" : "unknown command ':\(name)'"
       if !name.isEmpty, let suggestion = NameSuggestions.closest(to: name, among: CommandTable.names) {
         message += "; did you mean ':\(suggestion)'?"
@@ -15,23 +15,19 @@ extension REPL {
       note(":help lists the commands")
       return
     }
-    switch command.name {
-    case "help": helpCommand(argument)
-    case "type": typeCommand(argument)
-    case "explain": explainCommand(argument)
-    case "ask": askCommand(argument)
-    case "lesson": lessonCommand(argument)
-    case "topics": topicsCommand()
-    case "search": searchCommand(argument)
-    case "load": loadCommand(argument)
-    case "reload": reloadCommand()
-    case "year": yearCommand(argument)
-    case "profile": profileCommand(argument)
-    case "save": saveCommand(argument)
-    case "records": recordsCommand(argument)
-    case "plot": plotCommand(argument)
-    case "quit": quitRequested = true
-    default: complain("':\(command.name)' is not available")
+    switch command.entry.run {
+    case .text(let handler):
+      handler(self)(argument)
+    case .plain(let handler):
+      guard argument.isEmpty else {
+        complain(":\(command.rawValue) takes nothing after its name, not '\(argument)'")
+        return
+      }
+      handler(self)()
     }
+  }
+
+  func quitCommand() {
+    quitRequested = true
   }
 }

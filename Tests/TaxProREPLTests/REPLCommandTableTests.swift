@@ -1,0 +1,49 @@
+import Testing
+
+@testable import TaxProREPL
+
+/// The table of `:commands` is the one list: names are unambiguous, help and handlers agree on what a command takes,
+/// and every command is reachable from what `:help` and Tab show.
+@Suite struct REPLCommandTableTests {
+  @Test func namesAndAliasesAreUnambiguous() {
+    let words = REPLCommand.allCases.flatMap { [$0.rawValue] + $0.entry.aliases }
+    #expect(Set(words).count == words.count, "\(words)")
+    for command in REPLCommand.allCases {
+      #expect(REPLCommand(named: command.rawValue) == command)
+      for alias in command.entry.aliases { #expect(REPLCommand(named: alias) == command) }
+    }
+    #expect(REPLCommand(named: "nothing") == nil)
+  }
+
+  @Test func aCommandTakesAnArgumentExactlyWhenItsUsageShowsOne() {
+    for command in REPLCommand.allCases {
+      let entry = command.entry
+      switch entry.run {
+      case .plain: #expect(entry.usage.isEmpty && entry.argument.isNone, "\(command)")
+      case .text: #expect(!entry.usage.isEmpty, "\(command)")
+      }
+      #expect(!entry.summary.isEmpty)
+    }
+  }
+
+  @Test func everyCommandIsInTheHelpOverview() throws {
+    let repl = try REPLHarness(lines: [":help"])
+    repl.run()
+    for command in REPLCommand.allCases {
+      #expect(repl.text.contains(":" + command.rawValue), "\(command)")
+    }
+  }
+
+  @Test func aCommandThatTakesNothingRefusesText() throws {
+    let repl = try REPLHarness(lines: [":topics now", ":reload everything", ":quit soon", "1 + 1"])
+    repl.run()
+    #expect(repl.errors.contains(":topics takes nothing after its name, not 'now'"))
+    #expect(repl.errors.contains(":reload takes nothing after its name, not 'everything'"))
+    // `:quit soon` did not quit: the next line ran.
+    #expect(repl.text.hasSuffix("2\n"))
+  }
+}
+
+extension CommandArgument {
+  var isNone: Bool { if case .none = self { true } else { false } }
+}
