@@ -41,7 +41,8 @@ final class Workspace {
   /// `id(for:)`'s answers by URI text; emptied whenever the ids of files change.
   private var resolvedIDs: [String: FileID] = [:]
   private static let resolvedLimit = 4096
-  private var nextID: Int
+  /// Parses the library and hands out the ids of everything else (`FileIDRange`).
+  private var importer: SourceImporter
   private(set) var roots: [String] = []
   /// Bumped on every change, so analyses can tell whether they are current.
   private(set) var generation = 0
@@ -52,14 +53,12 @@ final class Workspace {
   static let maximumEntries = 200_000
 
   init(library files: [LibraryFile]) {
-    for (position, file) in files.enumerated() {
-      let source = SourceFile(id: FileID(position), name: file.name, text: file.text)
+    importer = SourceImporter(library: files)
+    for (position, (file, tree)) in zip(files, importer.library).enumerated() {
       let path = URL(fileURLWithPath: file.path).standardizedFileURL.path
       libraryByPath[path] = position
-      library.append(
-        LibrarySource(name: file.name, path: path, uri: LSP.DocumentURI(filePath: path), tree: Parser.parse(source)))
+      library.append(LibrarySource(name: file.name, path: path, uri: LSP.DocumentURI(filePath: path), tree: tree))
     }
-    nextID = files.count
   }
 
   var libraryCount: Int { library.count }
@@ -75,7 +74,8 @@ final class Workspace {
     return years
   }
 
-  func isLibrary(_ id: FileID) -> Bool { id.rawValue >= 0 && id.rawValue < library.count }
+  /// A library file's id is its position in `library` (`SourceImporter`).
+  func isLibrary(_ id: FileID) -> Bool { FileIDRange.isLibrary(id) && id.rawValue < library.count }
 
   /// A stable key for a URI: its standardized path for `file:` URIs, else the URI itself.
   static func key(_ uri: LSP.DocumentURI) -> String {
@@ -152,8 +152,7 @@ final class Workspace {
   }
 
   private func allocate(_ key: String) -> FileID {
-    let id = FileID(nextID)
-    nextID += 1
+    let id = importer.newFileID()
     idsByKey[key] = id
     resolvedIDs.removeAll(keepingCapacity: true)
     return id

@@ -16,12 +16,12 @@ enum Commands {
   /// A session over the library and `files`; reports errors in the files (exit 1) and returns nil then.
   static func session(_ files: [String], year: Int?) throws(Options.UsageError) -> Session? {
     let loaded = try Loading.load(files)
-    let session = Session(trees: loaded.trees, year: year, firstInputFileID: loaded.nextFileID)
+    let session = loaded.session(year: year)
     if let year, !session.program.years.isEmpty, !session.program.years.contains(year) {
       let years = session.program.years.map(String.init).joined(separator: ", ")
       throw Options.UsageError(message: "there are no figures for \(year); the years with data are \(years)")
     }
-    let problems = session.programDiagnostics.filter { loaded.userFiles.contains($0.span.file) }
+    let problems = session.programDiagnostics.filter { loaded.userFileIDs.contains($0.span.file) }
     if problems.hasErrors {
       Output.writeError(Output.renderer(session.sources).render(problems))
       return nil
@@ -51,12 +51,7 @@ enum Commands {
     case .nothing:
       return 0
     case .incomplete:
-      // Parse again as a whole to get the "expected …" diagnostic at the end of the input.
-      let source = SourceFile(id: FileID(-2), name: "<expr>", text: expression)
-      let tree = Parser.parse(source, mode: .interactive)
-      var sources = session.sources
-      sources[source.id] = source
-      Output.writeError(Output.renderer(sources).render(tree.diagnostics))
+      reportIncomplete(expression, name: "<expr>", in: session)
       return 1
     case .failed(let diagnostics):
       Output.writeError(Output.renderer(session.sources).render(diagnostics))
@@ -92,7 +87,7 @@ enum Commands {
     let loaded = try Loading.load(options.arguments, directories: true)
     KeptUntilExit.keep(loaded)
     if options.syntaxOnly {
-      let trees = loaded.trees.filter { loaded.userFiles.contains($0.source.id) }
+      let trees = loaded.files.map(\.tree)
       let diagnostics = trees.flatMap(\.diagnostics)
       let sources = Dictionary(uniqueKeysWithValues: trees.map { ($0.source.id, $0.source) })
       if !diagnostics.isEmpty {
@@ -103,7 +98,7 @@ enum Commands {
     }
     let program = Checker.check(loaded.trees, recordOccurrences: false)
     KeptUntilExit.keep(program)
-    let diagnostics = program.diagnostics.filter { loaded.userFiles.contains($0.span.file) }
+    let diagnostics = program.diagnostics.filter { loaded.userFileIDs.contains($0.span.file) }
     if !diagnostics.isEmpty {
       Output.writeError(Output.renderer(program.sources).render(diagnostics))
       Output.writeError(summary(diagnostics) + "\n")
@@ -115,7 +110,7 @@ enum Commands {
     let useLibrary = options.arguments.isEmpty
     let loaded = try Loading.load(options.arguments, libraryTests: useLibrary, directories: true)
     let program = Checker.check(loaded.trees, recordOccurrences: false)
-    let files: Set<FileID> = useLibrary ? Set(program.sources.keys) : loaded.userFiles
+    let files: Set<FileID> = useLibrary ? Set(program.sources.keys) : loaded.userFileIDs
     let problems = program.diagnostics.filter { files.contains($0.span.file) }
     if !problems.isEmpty { Output.writeError(Output.renderer(program.sources).render(problems)) }
     if let year = options.year, !program.years.contains(year) {
@@ -201,13 +196,17 @@ enum Commands {
       if !print(outcome, session) { status = 1 }
     }
     if !pending.isEmpty {
-      let source = SourceFile(id: FileID(-2), name: "<stdin>", text: pending, firstLine: startLine)
-      var sources = session.sources
-      sources[source.id] = source
-      Output.writeError(Output.renderer(sources).render(Parser.parse(source, mode: .interactive).diagnostics))
+      reportIncomplete(pending, name: "<stdin>", firstLine: startLine, in: session)
       status = 1
     }
     return status
+  }
+
+  /// The "expected …" diagnostic of input that stopped in the middle, parsed again as a whole.
+  static func reportIncomplete(_ text: String, name: String, firstLine: Int = 1, in session: Session) {
+    let source = session.makeSource(text, name: name, firstLine: firstLine)
+    let diagnostics = Parser.parse(source, mode: .interactive).diagnostics
+    Output.writeError(Output.renderer(session.sources).render(diagnostics))
   }
 
   /// Prints a session outcome; false when it was a failure.

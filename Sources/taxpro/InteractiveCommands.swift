@@ -6,12 +6,12 @@ import TaxProREPL
 /// `taxpro repl` (and `taxpro` at a terminal) and `taxpro plot`: argument handling only; the work is TaxProREPL's.
 enum InteractiveCommands {
   static func repl(_ options: Options) throws(Options.UsageError) -> Int32 {
-    let library = StandardLibrary.parse(try Loading.libraryFiles())
-    let session = Session(trees: library, year: options.year, firstInputFileID: library.count)
+    let sources = try Loading.standardLibrary()
+    let session = sources.session(year: options.year)
     try checkYear(options.year, session)
     let banner = "TaxPro \(version) — tax year \(session.year). :help for help, Ctrl-D to leave.\n"
     return TerminalREPL.run(
-      session: session, libraryTrees: library, files: options.arguments, color: Output.colorOut, banner: banner)
+      session: session, sources: sources, files: options.arguments, color: Output.colorOut, banner: banner)
   }
 
   static func plot(_ options: Options) throws(Options.UsageError) -> Int32 {

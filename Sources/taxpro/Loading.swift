@@ -2,46 +2,30 @@ import Foundation
 import TaxProCore
 import TaxProLibrary
 
-/// The standard library and the user's files, parsed.
-struct Loaded {
-  var trees: [SyntaxTree]
-  var userFiles: Set<FileID>
-  var nextFileID: Int
-}
-
+/// The command line's side of loading: finding and reading the files the user named, with usage errors when it
+/// cannot. Parsing, file ids and library copies are the `SourceImporter`'s.
 enum Loading {
-  /// Parses the library and `paths` (files, or directories searched for `.tax` files when `directories` is set).
+  /// The library and `paths` (files, or directories searched for `.tax` files when `directories` is set).
   static func load(_ paths: [String], libraryTests: Bool = false, directories: Bool = false) throws(Options.UsageError)
-    -> Loaded
+    -> SourceImporter
   {
     let userPaths = try expand(paths, directories: directories)
-    // A library file given on the command line is checked as the user's file, not loaded twice.
-    let given = Set(userPaths.compactMap(StandardLibrary.libraryName(ofCopy:)))
-    let library = try libraryFiles(includeTests: libraryTests)
-    var trees: [SyntaxTree] = []
-    for file in library
-    where !given.contains(file.name) {
-      trees.append(Parser.parse(SourceFile(id: FileID(trees.count), name: file.name, text: file.text)))
-    }
-    var nextID = trees.count
-    var userFiles: Set<FileID> = []
+    var importer = try standardLibrary(includeTests: libraryTests)
     for path in userPaths {
       guard let data = FileManager.default.contents(atPath: path) else {
         throw Options.UsageError(message: "cannot read '\(path)'")
       }
-      let source = SourceFile(id: FileID(nextID), name: path, bytes: [UInt8](data))
-      nextID += 1
-      userFiles.insert(source.id)
-      trees.append(Parser.parse(source))
+      importer.importFile(path: path, bytes: [UInt8](data))
     }
-    return Loaded(trees: trees, userFiles: userFiles, nextFileID: nextID)
+    return importer
   }
 
-  /// The standard library's files, or a usage error saying why they could not be loaded.
-  static func libraryFiles(includeTests: Bool = false) throws(Options.UsageError) -> [LibraryFile] {
-    switch StandardLibrary.load(includeTests: includeTests) {
-    case .success(let files): return files
-    case .failure(let error): throw Options.UsageError(message: "the standard library could not be loaded: \(error.message)")
+  /// The standard library alone, or a usage error saying why it could not be loaded.
+  static func standardLibrary(includeTests: Bool = false) throws(Options.UsageError) -> SourceImporter {
+    switch SourceImporter.standardLibrary(includeTests: includeTests) {
+    case .success(let importer): return importer
+    case .failure(let error):
+      throw Options.UsageError(message: "the standard library could not be loaded: \(error.message)")
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TaxProCore
+import TaxProLibrary
 
 extension REPL {
   /// Loads files before the first prompt (`taxpro repl FILE…`); false when one of them could not be loaded.
@@ -31,20 +32,14 @@ extension REPL {
       complain("cannot read '\(path)'")
       return false
     }
-    let source = session.makeSource(String(decoding: data, as: UTF8.self), name: path)
     var candidate = sources
-    let file = SourceSet.LoadedFile(path: path, tree: Parser.parse(source))
-    let isReload = candidate.files.contains { $0.path == path }
-    if let index = candidate.files.firstIndex(where: { $0.path == path }) {
-      candidate.files[index] = file
-    } else {
-      candidate.files.append(file)
-    }
-    guard adopt(candidate, checking: [source.id]) else {
+    let isReload = candidate.contains(path: path)
+    let tree = candidate.importFile(path: path, bytes: [UInt8](data), location: expanded)
+    guard adopt(candidate, checking: [tree.source.id]) else {
       complain("\(path) was not loaded" + (isReload ? "; the version loaded before stays" : ""))
       return false
     }
-    let formulas = file.tree.declarations.filter { if case .formula = $0 { true } else { false } }.count
+    let formulas = tree.declarations.filter { if case .formula = $0 { true } else { false } }.count
     say("\(isReload ? "reloaded" : "loaded") \(path): \(formulas) formula\(formulas == 1 ? "" : "s")")
     return true
   }
@@ -56,15 +51,13 @@ extension REPL {
     }
     var candidate = sources
     var ids: [FileID] = []
-    for index in candidate.files.indices {
-      let path = candidate.files[index].path
-      guard let data = FileManager.default.contents(atPath: REPL.expandingTilde(path)) else {
-        complain("cannot read '\(path)'; nothing was reloaded")
+    for file in sources.files {
+      let expanded = REPL.expandingTilde(file.path)
+      guard let data = FileManager.default.contents(atPath: expanded) else {
+        complain("cannot read '\(file.path)'; nothing was reloaded")
         return
       }
-      let source = session.makeSource(String(decoding: data, as: UTF8.self), name: path)
-      ids.append(source.id)
-      candidate.files[index].tree = Parser.parse(source)
+      ids.append(candidate.importFile(path: file.path, bytes: [UInt8](data), location: expanded).source.id)
     }
     guard adopt(candidate, checking: ids) else {
       complain("nothing was reloaded; the files loaded before stay")
@@ -74,7 +67,7 @@ extension REPL {
   }
 
   /// Makes `candidate` the session's base unless the files in `checking` have errors; reports what it found.
-  func adopt(_ candidate: SourceSet, checking files: [FileID]) -> Bool {
+  func adopt(_ candidate: SourceImporter, checking files: [FileID]) -> Bool {
     let errors = session.replaceBase(candidate.trees)
     let inFiles = errors.filter { files.contains($0.span.file) }
     if !inFiles.isEmpty {

@@ -1,4 +1,5 @@
 import TaxProCore
+import TaxProLibrary
 
 /// The last thing computed, as `:save` keeps it.
 ///
@@ -25,7 +26,7 @@ struct Calculation {
   /// An expression typed in, with the session values it names written in; `values` must be taken before the
   /// expression ran, since running it changes `ans`.
   init(expression: String, values: [String: Value], year: Int, value: Value) {
-    let source = SourceFile(id: FileID(Int.min + 1), name: "", text: expression)
+    let source = SourceFile(id: FileIDRange.standalone, name: "", text: expression)
     let tokens = Lexer.lex(source).tokens
     var text = ""
     var inputs: [String: String] = [:]

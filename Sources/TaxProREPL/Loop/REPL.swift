@@ -1,6 +1,7 @@
 import Foundation
 import LineEditing
 import TaxProCore
+import TaxProLibrary
 
 /// The interactive loop: reads entries with a `LineEditor`, runs them in a `Session`, prints what came of them, and
 /// runs `:commands`.
@@ -42,23 +43,24 @@ public final class REPL {
   let output: REPLOutput
   let configuration: Configuration
   let style: REPLStyle
-  var sources: SourceSet
+  /// The library and the files loaded with `:load`: what the session's base trees are made of.
+  var sources: SourceImporter
   /// Lines of an entry that is not finished yet.
   var pendingLines: [String] = []
   /// What `:save` keeps.
   var lastCalculation: Calculation?
   var quitRequested = false
 
-  /// `libraryTrees` are the standard library's trees the session was made with; `:load` adds files beside them.
+  /// `sources` are what the session was made from (its `trees`); `:load` imports files into them.
   public init(
-    session: Session, libraryTrees: [SyntaxTree], editor: LineEditor, output: REPLOutput, configuration: Configuration
+    session: Session, sources: SourceImporter, editor: LineEditor, output: REPLOutput, configuration: Configuration
   ) {
     self.session = session
     self.editor = editor
     self.output = output
     self.configuration = configuration
     self.style = REPLStyle(color: configuration.color)
-    self.sources = SourceSet(library: libraryTrees)
+    self.sources = sources
     if configuration.handlesInterrupts {
       Interrupts.install()
       session.isCancelled = { Interrupts.isPending }
@@ -66,6 +68,15 @@ public final class REPL {
     editor.completionProvider = { [unowned self] buffer, cursor in
       self.complete(buffer, cursor: cursor)
     }
+  }
+
+  /// `libraryTrees` are the library's trees the session was made with, parsed already (tests bring a small one).
+  public convenience init(
+    session: Session, libraryTrees: [SyntaxTree], editor: LineEditor, output: REPLOutput, configuration: Configuration
+  ) {
+    self.init(
+      session: session, sources: SourceImporter(libraryTrees: libraryTrees), editor: editor, output: output,
+      configuration: configuration)
   }
 
   // MARK: The loop

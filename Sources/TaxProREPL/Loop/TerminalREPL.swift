@@ -1,6 +1,7 @@
 import Foundation
 import LineEditing
 import TaxProCore
+import TaxProLibrary
 
 /// The REPL wired to this process's terminal: libedit with the history file when standard input is a terminal, plain
 /// lines otherwise; the profile and records under the XDG data directory. The executable calls this and nothing
@@ -9,12 +10,12 @@ public enum TerminalREPL {
   /// Runs the REPL until Ctrl-D or `:quit`; returns the exit status.
   ///
   /// - Parameters:
-  ///   - libraryTrees: the standard library's trees, which `session` was made from.
+  ///   - sources: what `session` was made from (`sources.session(year:)`); `:load` imports files into them.
   ///   - files: formula files to load before the first prompt.
   ///   - color: whether output is coloured (the caller has weighed `--no-color`, `NO_COLOR` and the output).
   ///   - banner: printed first when standard input is a terminal.
   public static func run(
-    session: Session, libraryTrees: [SyntaxTree], files: [String], color: Bool, banner: String?,
+    session: Session, sources: SourceImporter, files: [String], color: Bool, banner: String?,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> Int32 {
     let output = REPLOutput.standard
@@ -31,7 +32,7 @@ public enum TerminalREPL {
     }
     let configuration = REPL.Configuration(
       userFiles: UserFiles(environment: environment), color: color, width: { Terminal.width() })
-    let repl = REPL(session: session, libraryTrees: libraryTrees, editor: editor, output: output, configuration: configuration)
+    let repl = REPL(session: session, sources: sources, editor: editor, output: output, configuration: configuration)
     if interactive, let banner { output.write(banner) }
     repl.load(files)
     return repl.run()
