@@ -12,17 +12,17 @@ enum Batch {
     var type: TaxType
   }
 
-  static func run(csvPath: String, expression: String, files: [String], year: Int?) throws(Options.UsageError) -> Int32 {
+  static func run(csvPath: String, expression: String, files: [String], year: Int?) throws(UsageError) -> Int32 {
     guard let file = CSVFile(path: csvPath) else {
-      throw Options.UsageError(message: "cannot read '\(csvPath)'")
+      throw UsageError(message: "cannot read '\(csvPath)'")
     }
     guard let session = try Commands.session(files, year: year) else { return 1 }
     // Freed by the process's exit rather than object by object.
     KeptUntilExit.keep(session)
     KeptUntilExit.keep(file)
-    guard let bytes = file.bytes else { throw Options.UsageError(message: "cannot read '\(csvPath)'") }
+    guard let bytes = file.bytes else { throw UsageError(message: "cannot read '\(csvPath)'") }
     var reader = CSVReader(bytes: bytes)
-    guard let header = reader.next() else { throw Options.UsageError(message: "'\(csvPath)' is empty") }
+    guard let header = reader.next() else { throw UsageError(message: "'\(csvPath)' is empty") }
     let rowsStart = (index: reader.index, line: reader.line)
     let firstRow = reader.next()
     let provinces = Set(session.program.provinceCodes)
@@ -33,12 +33,12 @@ enum Batch {
       guard !name.isEmpty, name.first.map({ $0.isLetter || $0 == "_" }) == true,
         name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
       else {
-        throw Options.UsageError(message: "'\(rawName)' in the header of '\(csvPath)' is not a usable name")
+        throw UsageError(message: "'\(rawName)' in the header of '\(csvPath)' is not a usable name")
       }
       var type: TaxType = .text
       if parts.count == 2 {
         guard let declared = TaxType(name: parts[1]), declared != .brackets else {
-          throw Options.UsageError(message: "unknown column type '\(parts[1])' in '\(csvPath)'")
+          throw UsageError(message: "unknown column type '\(parts[1])' in '\(csvPath)'")
         }
         type = declared
       } else if let sample = firstRow?.fields[safe: position] {

@@ -6,14 +6,14 @@ import TaxProLibrary
 /// cannot. Parsing, file ids and library copies are the `SourceImporter`'s.
 enum Loading {
   /// The library and `paths` (files, or directories searched for `.tax` files when `directories` is set).
-  static func load(_ paths: [String], libraryTests: Bool = false, directories: Bool = false) throws(Options.UsageError)
+  static func load(_ paths: [String], libraryTests: Bool = false, directories: Bool = false) throws(UsageError)
     -> SourceImporter
   {
     let userPaths = try expand(paths, directories: directories)
     var importer = try standardLibrary(includeTests: libraryTests)
     for path in userPaths {
       guard let data = FileManager.default.contents(atPath: path) else {
-        throw Options.UsageError(message: "cannot read '\(path)'")
+        throw UsageError(message: "cannot read '\(path)'")
       }
       importer.importFile(path: path, bytes: [UInt8](data))
     }
@@ -21,23 +21,22 @@ enum Loading {
   }
 
   /// The standard library alone, or a usage error saying why it could not be loaded.
-  static func standardLibrary(includeTests: Bool = false) throws(Options.UsageError) -> SourceImporter {
+  static func standardLibrary(includeTests: Bool = false) throws(UsageError) -> SourceImporter {
     switch SourceImporter.standardLibrary(includeTests: includeTests) {
     case .success(let importer): return importer
-    case .failure(let error):
-      throw Options.UsageError(message: "the standard library could not be loaded: \(error.message)")
+    case .failure(let error): throw UsageError(message: "the standard library could not be loaded: \(error.message)")
     }
   }
 
-  static func expand(_ paths: [String], directories: Bool) throws(Options.UsageError) -> [String] {
+  static func expand(_ paths: [String], directories: Bool) throws(UsageError) -> [String] {
     var result: [String] = []
     for path in paths {
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw Options.UsageError(message: "no such file: '\(path)'")
+        throw UsageError(message: "no such file: '\(path)'")
       }
       if isDirectory.boolValue {
-        guard directories else { throw Options.UsageError(message: "'\(path)' is a directory") }
+        guard directories else { throw UsageError(message: "'\(path)' is a directory") }
         let enumerator = FileManager.default.enumerator(atPath: path)
         var found: [String] = []
         while let item = enumerator?.nextObject() as? String {

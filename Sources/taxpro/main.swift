@@ -1,46 +1,7 @@
 import Foundation
-import TaxProCore
-import TaxProServer
 
 /// The version printed by `--version`.
 let version = "0.1.0"
-
-func run(_ arguments: [String]) -> Int32 {
-  let options: Options
-  do {
-    options = try Options.parse(arguments)
-  } catch {
-    Output.writeError("taxpro: \(error.message)\nRun 'taxpro --help' for usage.\n")
-    return 2
-  }
-  Output.configure(options.color)
-  if options.version {
-    Output.write("taxpro \(version)\n")
-    return 0
-  }
-  if options.help {
-    Output.write(Options.usage)
-    return 0
-  }
-  do {
-    switch options.command {
-    case "eval": return try Commands.eval(options)
-    case "explain": return try Commands.explain(options)
-    case "check": return try Commands.check(options)
-    case "test": return try Commands.test(options)
-    case "fmt": return try Commands.fmt(options)
-    case "lsp": return LanguageServer.runOnStandardIO(year: options.year)
-    case "repl": return try InteractiveCommands.repl(options)
-    case "plot": return try InteractiveCommands.plot(options)
-    default:
-      // The REPL at a terminal; piped input is evaluated line by line, one result each.
-      return isatty(STDIN_FILENO) == 1 ? try InteractiveCommands.repl(options) : try Commands.lines(options)
-    }
-  } catch {
-    Output.writeError("taxpro: \(error.message)\n")
-    return 2
-  }
-}
 
 /// Tunes glibc's allocator for a short-lived process that builds large trees: one heap for every thread (the
 /// worker's own arena would grow by `mprotect` in small steps), grown in 64 MiB steps and never trimmed.
@@ -68,7 +29,7 @@ tuneAllocator()
 // Deeply nested input is bounded by the parser and evaluator, but their limits assume a roomy stack: run on a thread
 // with 512 MiB of it.
 let worker = Thread {
-  let status = run(Array(CommandLine.arguments.dropFirst()))
+  let status = CommandTable.run(Array(CommandLine.arguments.dropFirst()))
   exit(status)
 }
 worker.stackSize = 512 << 20

@@ -1,8 +1,9 @@
 /// Wrapping prose to the terminal, so documentation reads as paragraphs rather than as the lines it was written in.
-enum TextLayout {
+/// Public for the command line's `--help`.
+public enum TextLayout {
   /// Words of `text` in lines no wider than `width`, the first prefixed with `first`, the rest with `rest`.
   /// Line breaks in `text` are kept as paragraph breaks; a word longer than the width gets a line of its own.
-  static func wrap(_ text: String, width: Int, first: String = "", rest: String? = nil) -> [String] {
+  public static func wrap(_ text: String, width: Int, first: String = "", rest: String? = nil) -> [String] {
     let rest = rest ?? String(repeating: " ", count: first.count)
     var lines: [String] = []
     var prefix = first
@@ -30,7 +31,7 @@ enum TextLayout {
   }
 
   /// Rows of cells in columns as wide as their widest cell, separated by two spaces.
-  static func table(_ rows: [[String]], indent: String = "") -> [String] {
+  public static func table(_ rows: [[String]], indent: String = "") -> [String] {
     guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
     var widths = Array(repeating: 0, count: columns)
     for row in rows {

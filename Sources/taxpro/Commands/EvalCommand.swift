@@ -1,0 +1,63 @@
+import TaxProCore
+
+/// `taxpro eval EXPR [FILE…]`, and `eval --csv FILE` (`Batch`).
+struct EvalCommand: Command {
+  static let help = CommandHelp(
+    name: "eval", summary: "the value of an expression, or one for each row of a CSV file",
+    discussion: """
+      Prints the value of EXPR, with the standard library and the FILEs loaded. EXPR may also be declarations \
+      (let, formula) or test blocks, which are run. With --csv, EXPR is checked once and evaluated for each row of \
+      the file, one result per line; the row's columns are names in EXPR. A column's type comes from its header \
+      when written name:Type (income:Money), otherwise from its first value.
+      """,
+    arguments: [.expression(example: "'$1,234.56 * 13%'"), .formulaFiles],
+    options: [.csv, .year],
+    examples: [
+      HelpEntry(name: "taxpro eval '$1,234.56 * 13%'", meaning: "$160.49"),
+      HelpEntry(
+        name: "taxpro eval --csv incomes.csv 'tax(ON.income_tax, income)'",
+        meaning: "Ontario's tax on the income in each row of incomes.csv"),
+    ])
+
+  var expression: String
+  var inputs: ProgramInputs
+  var csv: String?
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    expression = arguments.positionals[0]
+    inputs = try ProgramInputs(arguments, after: 1)
+    csv = arguments.value(.csv)
+  }
+
+  func run() throws(UsageError) -> Int32 {
+    if let csv {
+      return try Batch.run(csvPath: csv, expression: expression, files: inputs.files, year: inputs.year)
+    }
+    guard let session = try inputs.session() else { return 1 }
+    KeptUntilExit.keep(session)
+    switch session.submit(expression, name: "<expr>") {
+    case .value(let value):
+      Output.write(ValueFormatter.format(value) + "\n")
+      return 0
+    case .defined(let definitions):
+      for definition in definitions { Output.write("\(definition.name) = \(definition.detail)\n") }
+      return 0
+    case .tested(let outcomes):
+      return Commands.report(outcomes, session.sources)
+    case .nothing:
+      return 0
+    case .incomplete:
+      Commands.reportIncomplete(expression, name: "<expr>", in: session)
+      return 1
+    case .failed(let diagnostics):
+      Output.writeError(Output.renderer(session.sources).render(diagnostics))
+      return 1
+    }
+  }
+}
+
+extension OptionSpec {
+  static let csv = OptionSpec(
+    name: "--csv", valueName: "FILE", valueKind: .file(extensions: ["csv"]),
+    summary: "evaluate EXPR once for each row of FILE, whose columns are names in EXPR")
+}

@@ -1,0 +1,73 @@
+import Foundation
+import TaxProCore
+import TaxProLibrary
+import TaxProREPL
+
+/// `taxpro repl [FILE…]`: the REPL, even when standard input is not a terminal. The work is TaxProREPL's.
+struct InteractiveCommand: Command {
+  static let help = CommandHelp(
+    name: "repl", summary: "the REPL, with FILEs loaded, even when standard input is not a terminal",
+    discussion: """
+      Reads expressions, declarations and :commands (:help lists them) and prints each result. Line editing uses \
+      libedit and ~/.editrc; history is kept in $XDG_STATE_HOME/taxpro/history.
+      """,
+    arguments: [.formulaFiles],
+    options: [.year])
+
+  /// The files to load before the first prompt, and the year.
+  var inputs: ProgramInputs
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    inputs = try ProgramInputs(arguments)
+  }
+
+  func run() throws(UsageError) -> Int32 {
+    let sources = try Loading.standardLibrary()
+    let session = sources.session(year: inputs.year)
+    try Commands.checkYear(inputs.year, years: session.program.years)
+    let banner = "TaxPro \(version) — tax year \(session.year). :help for help, Ctrl-D to leave.\n"
+    return TerminalREPL.run(
+      session: session, sources: sources, files: inputs.files, color: Output.colorOut, banner: banner)
+  }
+}
+
+/// `taxpro` alone: the REPL at a terminal; piped input is evaluated line by line, one result each.
+struct DefaultCommand: Command {
+  static let help = CommandHelp(
+    name: nil, summary: "the REPL at a terminal; with input piped in, one result per line",
+    options: [.year])
+
+  /// The REPL it starts at a terminal (with no files: it takes no arguments).
+  var repl: InteractiveCommand
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    repl = try InteractiveCommand(arguments)
+  }
+
+  func run() throws(UsageError) -> Int32 {
+    isatty(STDIN_FILENO) == 1 ? try repl.run() : try lines()
+  }
+
+  /// Reads standard input line by line; each complete statement prints its result.
+  func lines() throws(UsageError) -> Int32 {
+    guard let session = try repl.inputs.session() else { return 1 }
+    var status: Int32 = 0
+    var pending = ""
+    var lineNumber = 0
+    var startLine = 1
+    while let line = readLine(strippingNewline: true) {
+      lineNumber += 1
+      if pending.isEmpty { startLine = lineNumber }
+      pending += pending.isEmpty ? line : "\n" + line
+      let outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
+      if case .incomplete = outcome { continue }
+      pending = ""
+      if !Commands.print(outcome, session) { status = 1 }
+    }
+    if !pending.isEmpty {
+      Commands.reportIncomplete(pending, name: "<stdin>", firstLine: startLine, in: session)
+      status = 1
+    }
+    return status
+  }
+}

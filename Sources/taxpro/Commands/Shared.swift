@@ -1,0 +1,96 @@
+import Foundation
+import TaxProCore
+import TaxProLibrary
+
+/// The formula files and the tax year a command works with: the arguments after the ones it names itself (eval's
+/// EXPR), and `--year`.
+struct ProgramInputs {
+  var files: [String]
+  var year: Int?
+
+  init(_ arguments: ParsedArguments, after named: Int = 0) throws(UsageError) {
+    files = Array(arguments.positionals.dropFirst(named))
+    year = try arguments.year()
+  }
+
+  /// A session over the library and the files; nil (their errors printed, exit 1) when the files have errors.
+  func session() throws(UsageError) -> Session? {
+    try Commands.session(files, year: year)
+  }
+}
+
+/// What several commands do alike: load a session, check the year, print test results and session outcomes.
+enum Commands {
+  static func summary(_ diagnostics: [Diagnostic]) -> String {
+    let errors = diagnostics.filter { $0.severity == .error }.count
+    let warnings = diagnostics.filter { $0.severity == .warning }.count
+    var parts: [String] = []
+    if errors > 0 { parts.append("\(errors) error\(errors == 1 ? "" : "s")") }
+    if warnings > 0 { parts.append("\(warnings) warning\(warnings == 1 ? "" : "s")") }
+    return parts.joined(separator: ", ")
+  }
+
+  /// A session over the library and `files`; reports errors in the files (exit 1) and returns nil then.
+  static func session(_ files: [String], year: Int?) throws(UsageError) -> Session? {
+    let sources = try Loading.load(files)
+    let session = sources.session(year: year)
+    try checkYear(year, years: session.program.years)
+    let problems = session.programDiagnostics.filter { sources.userFileIDs.contains($0.span.file) }
+    if problems.hasErrors {
+      Output.writeError(Output.renderer(session.sources).render(problems))
+      return nil
+    }
+    return session
+  }
+
+  /// A usage error when the program has figures, but none for `year`.
+  static func checkYear(_ year: Int?, years: [Int]) throws(UsageError) {
+    guard let year, !years.isEmpty, !years.contains(year) else { return }
+    let list = years.map(String.init).joined(separator: ", ")
+    throw UsageError(message: "there are no figures for \(year); the years with data are \(list)")
+  }
+
+  /// Prints failures, then `N passed, N failed`.
+  static func report(_ outcomes: [TestOutcome], _ sources: [FileID: SourceFile]) -> Int32 {
+    let renderer = Output.renderer(sources)
+    var passed = 0
+    var failed = 0
+    for outcome in outcomes {
+      if outcome.passed {
+        passed += 1
+      } else {
+        failed += 1
+        Output.write(renderer.render(outcome.failures))
+      }
+    }
+    Output.write("\(passed) passed, \(failed) failed\n")
+    return failed > 0 ? 1 : 0
+  }
+
+  /// Prints a session outcome; false when it was a failure.
+  static func print(_ outcome: SessionOutcome, _ session: Session) -> Bool {
+    switch outcome {
+    case .value(let value):
+      Output.write(ValueFormatter.format(value) + "\n")
+    case .defined(let definitions):
+      for definition in definitions {
+        Output.write(definition.kind == "let" ? "\(definition.name) = \(definition.detail)\n" : "defined \(definition.detail)\n")
+      }
+    case .tested(let outcomes):
+      return report(outcomes, session.sources) == 0
+    case .nothing, .incomplete:
+      break
+    case .failed(let diagnostics):
+      Output.writeError(Output.renderer(session.sources).render(diagnostics))
+      return false
+    }
+    return true
+  }
+
+  /// The "expected …" diagnostic of input that stopped in the middle, parsed again as a whole.
+  static func reportIncomplete(_ text: String, name: String, firstLine: Int = 1, in session: Session) {
+    let source = session.makeSource(text, name: name, firstLine: firstLine)
+    let diagnostics = Parser.parse(source, mode: .interactive).diagnostics
+    Output.writeError(Output.renderer(session.sources).render(diagnostics))
+  }
+}
