@@ -44,6 +44,22 @@ import Testing
   }
 }
 
+@Suite struct REPLCommandArgumentTests {
+  @Test func aCommandThatNeedsAnArgumentSaysItsUsage() throws {
+    let repl = try REPLHarness(lines: [":type", ":lesson   ", ":search", ":ask", ":year", ":help"])
+    repl.run()
+    for usage in ["usage: :type EXPR", "usage: :lesson TOPIC", "usage: :search WORDS", "usage: :ask FORMULA"] {
+      #expect(repl.errors.contains(usage + "\n"), "\(usage)")
+    }
+    #expect(repl.text.contains(":help :type says more"))
+    // An optional argument may be left out.
+    #expect(!repl.errors.contains("usage: :year"))
+    #expect(repl.text.contains("the tax year is 2025"))
+    #expect(!repl.errors.contains("usage: :help"))
+    #expect(repl.text.contains("Tab completes"))
+  }
+}
+
 extension CommandArgument {
   var isNone: Bool { if case .none = self { true } else { false } }
 }

@@ -27,7 +27,7 @@ enum REPLCommand: String, CaseIterable, Sendable {
     switch self {
     case .help:
       CommandInfo(
-        self, aliases: ["h", "?"], usage: "[NAME]",
+        command: self, aliases: ["h", "?"], usage: "[NAME]",
         summary: "documentation of a formula, parameter, function or command",
         details: """
           Without NAME, an overview. NAME can be a formula (provincial_tax), a jurisdiction's parameter \
@@ -36,17 +36,17 @@ enum REPLCommand: String, CaseIterable, Sendable {
           """, argument: .helpTopic, run: .text(REPL.helpCommand))
     case .type:
       CommandInfo(
-        self, aliases: ["t"], usage: "EXPR", summary: "the type of an expression, without evaluating it",
+        command: self, aliases: ["t"], usage: "EXPR", summary: "the type of an expression, without evaluating it",
         details: "For a formula's or function's name, its signature.", argument: .expression,
         run: .text(REPL.typeCommand))
     case .explain:
       CommandInfo(
-        self, aliases: ["e"], usage: "EXPR", summary: "evaluate step by step, with the parameters used",
+        command: self, aliases: ["e"], usage: "EXPR", summary: "evaluate step by step, with the parameters used",
         details: "The explanation shows each formula called, each bracket computation and each parameter read.",
         argument: .expression, run: .text(REPL.explainCommand))
     case .ask:
       CommandInfo(
-        self, usage: "FORMULA", summary: "fill in a formula's inputs like a form, then compute it",
+        command: self, usage: "FORMULA", summary: "fill in a formula's inputs like a form, then compute it",
         details: """
           Each input is asked in order with its documentation. Press Enter to take the value offered in brackets: \
           a `let` of the input's name from this session, else your profile's value of that name, else the formula's \
@@ -56,31 +56,31 @@ enum REPLCommand: String, CaseIterable, Sendable {
           """, argument: .formula, run: .text(REPL.askCommand))
     case .lesson:
       CommandInfo(
-        self, usage: "TOPIC", summary: "a formula or topic explained: definition, inputs, worked example, tip",
+        command: self, usage: "TOPIC", summary: "a formula or topic explained: definition, inputs, worked example, tip",
         details: "TOPIC is a formula's name or a topic from :topics (Income tax, or Income / Income tax).",
         argument: .lesson, run: .text(REPL.lessonCommand))
     case .topics:
-      CommandInfo(self, summary: "the topics of the formulas, as a tree", run: .plain(REPL.topicsCommand))
+      CommandInfo(command: self, summary: "the topics of the formulas, as a tree", run: .plain(REPL.topicsCommand))
     case .search:
       CommandInfo(
-        self, usage: "WORDS", summary: "formulas and parameters whose name, documentation or topic match",
+        command: self, usage: "WORDS", summary: "formulas and parameters whose name, documentation or topic match",
         details: "Every word must match; names count more than topics, topics more than documentation.",
         run: .text(REPL.searchCommand))
     case .load:
       CommandInfo(
-        self, usage: "FILE", summary: "load a formula file (again, if it is loaded already)",
+        command: self, usage: "FILE", summary: "load a formula file (again, if it is loaded already)",
         details: "A file with errors is not loaded; what was loaded before stays.", argument: .file,
         run: .text(REPL.loadCommand))
     case .reload:
-      CommandInfo(self, summary: "read the loaded files again", run: .plain(REPL.reloadCommand))
+      CommandInfo(command: self, summary: "read the loaded files again", run: .plain(REPL.reloadCommand))
     case .year:
       CommandInfo(
-        self, usage: "[YYYY]", summary: "the tax year whose figures are used",
+        command: self, usage: "[YYYY]", summary: "the tax year whose figures are used",
         details: "Without YYYY, the current year and the years with figures.", argument: .year,
         run: .text(REPL.yearCommand))
     case .profile:
       CommandInfo(
-        self, usage: "[NAME [VALUE]]", summary: "your values, remembered between runs and offered by :ask",
+        command: self, usage: "[NAME [VALUE]]", summary: "your values, remembered between runs and offered by :ask",
         details: """
           :profile shows them; :profile NAME VALUE sets one (VALUE is any expression: $85,000, ON, 67); \
           :profile NAME shows one; :profile clear NAME removes one. :ask offers a profile value for every input \
@@ -88,21 +88,21 @@ enum REPLCommand: String, CaseIterable, Sendable {
           """, argument: .profileName, run: .text(REPL.profileCommand))
     case .save:
       CommandInfo(
-        self, usage: "[NAME]", summary: "keep the last calculation with its inputs, result and explanation",
+        command: self, usage: "[NAME]", summary: "keep the last calculation with its inputs, result and explanation",
         details: "Records are kept between runs; see them with :records.", run: .text(REPL.saveCommand))
     case .records:
       CommandInfo(
-        self, usage: "[NAME]", summary: "the saved calculations, or one of them in full", argument: .recordName,
+        command: self, usage: "[NAME]", summary: "the saved calculations, or one of them in full", argument: .recordName,
         run: .text(REPL.recordsCommand))
     case .plot:
       CommandInfo(
-        self, usage: "EXPR over NAME from A to B [--svg FILE]", summary: "a chart of EXPR as NAME goes from A to B",
+        command: self, usage: "EXPR over NAME from A to B [--svg FILE]", summary: "a chart of EXPR as NAME goes from A to B",
         details: """
           Example: :plot tax(ON.income_tax, income) over income from $0 to $250,000. With --svg FILE the chart \
           is written to FILE as SVG instead of drawn in the terminal.
           """, argument: .expression, run: .text(REPL.plotCommand))
     case .quit:
-      CommandInfo(self, aliases: ["q", "exit"], summary: "leave (Ctrl-D too)", run: .plain(REPL.quitCommand))
+      CommandInfo(command: self, aliases: ["q", "exit"], summary: "leave (Ctrl-D too)", run: .plain(REPL.quitCommand))
     }
   }
 
@@ -125,29 +125,20 @@ struct CommandInfo {
   }
 
   var command: REPLCommand
-  var aliases: [String]
-  /// How the arguments are written in help: `EXPR`, `[NAME]`; empty for a command that takes none.
-  var usage: String
+  var aliases: [String] = []
+  /// How the arguments are written in help: `EXPR`, `[NAME]`; empty for a command that takes none. Unless it is
+  /// all in brackets, an argument is needed: the dispatcher answers a command typed without one with this usage.
+  var usage = ""
   var summary: String
   /// More for `:help :name`; the summary is shown first.
-  var details: String
-  var argument: CommandArgument
+  var details = ""
+  var argument = CommandArgument.none
   var run: Handler
 
-  init(
-    _ command: REPLCommand, aliases: [String] = [], usage: String = "", summary: String, details: String = "",
-    argument: CommandArgument = .none, run: Handler
-  ) {
-    self.command = command
-    self.aliases = aliases
-    self.usage = usage
-    self.summary = summary
-    self.details = details
-    self.argument = argument
-    self.run = run
-  }
-
   var name: String { command.rawValue }
+
+  /// Whether the command needs something after its name (its usage is not all optional).
+  var needsArgument: Bool { !usage.isEmpty && !usage.hasPrefix("[") }
 }
 
 /// The table's lookups, for help, completion and suggestions.

@@ -20,12 +20,7 @@ struct AnswerProblem: Error {
 }
 
 extension REPL {
-  func askCommand(_ argument: String) {
-    let name = argument.trimmed
-    guard !name.isEmpty else {
-      complain("usage: :ask FORMULA")
-      return
-    }
+  func askCommand(_ name: String) {
     guard let formula = session.program.formula(named: name) else {
       var message = "no formula named '\(name)'"
       if let suggestion = NameSuggestions.closest(to: name, among: session.program.formulas.map(\.name)) {

@@ -15,8 +15,14 @@ extension REPL {
       note(":help lists the commands")
       return
     }
-    switch command.entry.run {
+    let entry = command.entry
+    switch entry.run {
     case .text(let handler):
+      guard !argument.isEmpty || !entry.needsArgument else {
+        complain("usage: :\(entry.name) \(entry.usage)")
+        note(":help :\(entry.name) says more")
+        return
+      }
       handler(self)(argument)
     case .plain(let handler):
       guard argument.isEmpty else {

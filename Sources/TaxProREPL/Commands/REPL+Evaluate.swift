@@ -1,12 +1,7 @@
 import TaxProCore
 
 extension REPL {
-  func typeCommand(_ argument: String) {
-    let text = argument.trimmed
-    guard !text.isEmpty else {
-      complain("usage: :type EXPR")
-      return
-    }
+  func typeCommand(_ text: String) {
     // A formula's or function's name alone is not a value, but its signature is what is wanted.
     if let formula = session.program.formula(named: text) {
       say(style(formula.signature, .type))
@@ -24,12 +19,7 @@ extension REPL {
     }
   }
 
-  func explainCommand(_ argument: String) {
-    let text = argument.trimmed
-    guard !text.isEmpty else {
-      complain("usage: :explain EXPR")
-      return
-    }
+  func explainCommand(_ text: String) {
     let valuesBefore = session.values
     switch interruptible({ session.explain(text, name: "<input>") }) {
     case .failure(let list):

@@ -12,10 +12,6 @@ extension REPL {
   }
 
   func loadCommand(_ argument: String) {
-    guard !argument.isEmpty else {
-      complain("usage: :load FILE")
-      return
-    }
     loadFile(REPL.unquoted(argument))
   }
 

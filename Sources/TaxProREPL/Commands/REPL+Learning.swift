@@ -12,12 +12,7 @@ extension REPL {
     note("learn one with :lesson NAME or :lesson TOPIC")
   }
 
-  func lessonCommand(_ argument: String) {
-    let name = argument.trimmed
-    guard !name.isEmpty else {
-      complain("usage: :lesson TOPIC (a formula's name, or a topic from :topics)")
-      return
-    }
+  func lessonCommand(_ name: String) {
     if let formula = session.program.formula(named: name) {
       say(lesson(formula).joined(separator: "\n"))
       return
@@ -177,10 +172,6 @@ extension REPL {
 
   func searchCommand(_ argument: String) {
     let words = argument.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
-    guard !words.isEmpty else {
-      complain("usage: :search WORDS")
-      return
-    }
     let results = search(words)
     guard !results.isEmpty else {
       note("nothing matches '\(argument.trimmed)'; :topics lists what there is")

@@ -22,15 +22,20 @@ extension REPL {
 
   /// The profile on disk now; damage is reported (the damaged file is moved aside by the load).
   func loadProfile() -> Profile? {
-    guard let files = configuration.userFiles else { return nil }
-    switch files.profile.load() {
-    case .ok(let profile): return profile
-    case .missing: return Profile()
+    configuration.userFiles.flatMap { loadStored($0.profile, what: "profile", empty: Profile()) }
+  }
+
+  /// One of the user's files as it is on disk now (`empty` when there is none yet); damage is reported (the load
+  /// moves the damaged file aside); nil when it cannot be read.
+  func loadStored<Document>(_ store: JSONFileStore<Document>, what: String, empty: Document) -> Document? {
+    switch store.load() {
+    case .ok(let document): return document
+    case .missing: return empty
     case .damaged(let damage):
-      reportDamage(damage, what: "profile", path: files.profilePath)
-      return Profile()
+      reportDamage(damage, what: what, path: store.path)
+      return empty
     case .unreadable(let reason):
-      complain("cannot read \(files.profilePath): \(reason)")
+      complain("cannot read \(store.path): \(reason)")
       return nil
     }
   }

@@ -74,17 +74,7 @@ extension REPL {
 
   /// The records on disk now; damage is reported (the damaged file is moved aside by the load).
   func loadRecords() -> RecordBook? {
-    guard let files = configuration.userFiles else { return nil }
-    switch files.records.load() {
-    case .ok(let book): return book
-    case .missing: return RecordBook()
-    case .damaged(let damage):
-      reportDamage(damage, what: "records", path: files.recordsPath)
-      return RecordBook()
-    case .unreadable(let reason):
-      complain("cannot read \(files.recordsPath): \(reason)")
-      return nil
-    }
+    configuration.userFiles.flatMap { loadStored($0.records, what: "records", empty: RecordBook()) }
   }
 
   static func dateText(_ date: Date) -> String {
