@@ -99,6 +99,8 @@ struct CommandHelp {
   /// Example command lines, each with what it does.
   var examples: [HelpEntry] = []
   var exitStatuses: [ExitStatus] = CommandTable.exitStatuses
+  /// Left out of `taxpro --help` (and so of generated docs): a command for tests or tools, not for people.
+  var isHidden = false
 
   /// `taxpro eval`, or `taxpro` alone.
   var invocation: String { "taxpro" + (name.map { " " + $0 } ?? "") }
@@ -117,9 +119,10 @@ enum HelpText {
   static func overview() -> String {
     var lines = [CommandTable.summary, ""]
     lines.append("Usage:")
-    for help in CommandTable.helps { lines += wrapped(help.synopsis, indent: "  ", hanging: 4) }
+    let helps = CommandTable.helps.filter { !$0.isHidden }
+    for help in helps { lines += wrapped(help.synopsis, indent: "  ", hanging: 4) }
     lines += ["", "Commands:"]
-    lines += TextLayout.table(CommandTable.helps.map { [$0.name ?? "(none)", $0.summary] }, indent: "  ")
+    lines += TextLayout.table(helps.map { [$0.name ?? "(none)", $0.summary] }, indent: "  ")
     lines += ["", "Options of every command:"]
     lines += optionRows(CommandTable.commonOptions)
     lines += ["", "Run 'taxpro COMMAND --help' for a command's arguments and options.", ""]
