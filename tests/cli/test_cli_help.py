@@ -134,6 +134,7 @@ def test_arguments_are_counted(taxpro):
         (["plot", "x", "--over", "x=1..2", "--width", "5"], "--width needs a number from 20 to 1000"),
         (["eval", "--json=yes", "1"], "--json takes no value"),
         (["eval", "1", "--year"], "--year needs a value"),
+        (["fmt", "-", "-"], "fmt reads standard input once"),
     ]:
         result = taxpro.run(*arguments, stdin="")
         assert result.returncode == 2, arguments

@@ -31,6 +31,11 @@ struct FormatCommand: Command {
     check = arguments.has(.check)
   }
 
+  /// Standard input can be read once.
+  func validate() throws(UsageError) {
+    if paths.filter({ $0 == "-" }).count > 1 { throw UsageError(message: "fmt reads standard input once: give - once") }
+  }
+
   /// Formats files in place (or checks that they are formatted); `-` formats standard input to standard output.
   func run() throws(UsageError) -> Int32 {
     var status: Int32 = 0
