@@ -16,8 +16,8 @@
 ;;   (definition:, tip:, ...), keywords, declarations, types, money ($85,000.00),
 ;;   rates (5.05%), numbers, text, built-in functions, calls, province codes and
 ;;   members (ON.income_tax);
-;; - indentation (2 spaces inside { } and ( ), after a line ending with `=',
-;;   `then', `else' or a binary operator, and for a formula's body);
+;; - indentation as `taxpro fmt' lays code out (2 spaces inside { } and ( ), for a
+;;   formula's body and an `if' branch; 4 for a line continuing with an operator);
 ;; - comment settings, imenu (formulas, provinces, parameters, tests, constants);
 ;; - Eglot registration for the language server `taxpro lsp'.
 ;;
@@ -260,25 +260,41 @@ Elsewhere `province' may name a parameter (`province: Province')."
 
 ;;;; Indentation
 ;;
-;; Rules (the same as editors/vim/indent/taxpro.vim):
+;; The indentation `taxpro fmt' gives, worked out from the lines above (the rules of
+;; editors/README.md, shared with editors/vim/indent/taxpro.vim):
 ;; - a line starting with `}' or `)' lines up with the line of its opening bracket;
-;; - inside ( ): the opening line's indentation + 2;
-;; - inside { } or at top level, a line continues the statement above when that line ends
-;;   with `=', `->', `,', a binary operator, `then', `else', `and', `or', `not' or `in', or
-;;   when it starts with `then', `else', `and', `or' or a binary operator; a continuation is
-;;   indented 2 more than the statement's first line;
+;; - inside ( ) or { } a statement (an argument, a check, a parameter) starts at the opening
+;;   line's indentation + 2; at top level at the left margin, except in a formula's body;
 ;; - the body of `formula ... =' is indented 2; it goes on while its statements are `let's,
 ;;   and the line after its final expression is back at the left margin;
+;; - `if ... then' at the end of a line: the branch below is indented 2; `else' and
+;;   `else if ... then' line up with the line of their `if', and the branch after them is
+;;   indented 2;
+;; - a line starting with a binary operator followed by a space (`+ x', `/ $100', `and ok')
+;;   continues the statement above: 4 more than the statement's first line, and the same as
+;;   the line above when that is such a continuation too (`-x' with no space is a negation);
+;; - after a line ending with an operator, `=' or `->', the next line is indented the same way;
 ;; - declarations (formula, test, parameters, province, federal) and `##' documentation
 ;;   comments at top level start at the left margin.
 
-(defconst taxpro--continuation-end-re
-  "\\(?:[-+*/<>=,]\\|\\_<\\(?:then\\|else\\|and\\|or\\|not\\|in\\)\\)[ \t]*\\'"
-  "Matches code that ends with a token after which the statement continues.")
+(defconst taxpro--operator-start-re
+  (concat "[ \t]*\\(?:\\(?:[-+*/]\\|[=!<>]=\\|[<>]\\)\\(?:[ \t]\\|$\\)"
+          "\\|\\(?:and\\|or\\)\\_>\\)")
+  "Matches a line that starts with a binary operator followed by a space.")
 
-(defconst taxpro--continuation-start-re
-  "[ \t]*\\(?:[-+*/<>=!]\\|\\(?:then\\|else\\|and\\|or\\)\\_>\\)"
-  "Matches a line that starts with a token that continues the statement above.")
+(defconst taxpro--operator-end-re
+  "\\(?:[-+*/<>=]\\|\\_<\\(?:and\\|or\\|not\\|in\\)\\)\\'"
+  "Matches code that ends so that the next line continues its expression.")
+
+(defconst taxpro--branch-start-re "[ \t]*\\(?:then\\|else\\)\\_>"
+  "Matches a line that starts with `then' or `else'.")
+
+(defconst taxpro--branch-end-re "\\_<\\(?:then\\|else\\)\\'"
+  "Matches code that ends with `then' or `else': a branch follows on the next line.")
+
+(defconst taxpro--top-level-re
+  "\\(?:formula\\|test\\|parameters\\|province\\|federal\\|let\\)\\_>"
+  "Matches a line that starts a top-level declaration in the first column.")
 
 (defconst taxpro--declaration-re
   (concat "[ \t]*\\(?:##\\|\\(?:formula\\|test\\|parameters\\)\\_>"
@@ -286,15 +302,27 @@ Elsewhere `province' may name a parameter (`province: Province')."
   "Matches a line that starts a top-level declaration or its documentation.")
 
 (defun taxpro--line-code (pos)
-  "The code of the line at POS, without its comment and trailing blanks."
+  "The code of the line at POS.
+Text literals are blanked out; the comment and trailing blanks are removed."
   (save-excursion
     (goto-char pos)
-    (let ((bol (line-beginning-position))
-          (eol (line-end-position)))
-      (let ((state (syntax-ppss eol)))
-        (when (nth 4 state)
-          (setq eol (nth 8 state))))
-      (string-trim-right (buffer-substring-no-properties bol eol)))))
+    (let* ((text (buffer-substring-no-properties (line-beginning-position) (line-end-position)))
+           (n (length text))
+           (i 0)
+           (in-text nil)
+           (out (make-string n ?\s))
+           (end n))
+      (while (< i n)
+        (let ((c (aref text i)))
+          (cond
+           (in-text
+            (cond ((eq c ?\\) (setq i (1+ i)))
+                  ((eq c ?\") (setq in-text nil) (aset out i c))))
+           ((eq c ?#) (setq end i i n))
+           (t (when (eq c ?\") (setq in-text t))
+              (aset out i c))))
+        (setq i (1+ i)))
+      (string-trim-right (substring out 0 (min end n))))))
 
 (defun taxpro--code-line-p ()
   "Non-nil if the current line holds code (not blank, not only a comment)."
@@ -322,40 +350,80 @@ of the outermost such bracket."
         (goto-char (nth depth opens)))
       (line-beginning-position))))
 
+(defun taxpro--looking-at-line-p (pos regexp)
+  "Non-nil if the line at POS starts with REGEXP (from its first column)."
+  (save-excursion
+    (goto-char pos)
+    (beginning-of-line)
+    (looking-at-p regexp)))
+
 (defun taxpro--formula-header-p (pos)
   "Non-nil if the line at POS begins with `formula'."
-  (save-excursion
-    (goto-char pos)
-    (looking-at-p "[ \t]*formula\\_>")))
+  (taxpro--looking-at-line-p pos "[ \t]*formula\\_>"))
 
-(defun taxpro--ends-continued-p (pos)
-  "Non-nil if the code line at POS ends so that the next line continues it."
-  (string-match-p taxpro--continuation-end-re (taxpro--line-code pos)))
+(defun taxpro--after-operator-p (anchor limit depth)
+  "Non-nil if the code line above ANCHOR ends with an operator that it continues.
+The `=' of a formula's header starts the body instead.  LIMIT is the enclosing
+bracket (or nil) and DEPTH its depth."
+  (let* ((prev (save-excursion (goto-char anchor) (taxpro--previous-code-line limit)))
+         (code (and prev (taxpro--line-code prev))))
+    (and code
+         (string-match-p taxpro--operator-end-re code)
+         (not (and (string-match-p "=\\'" code)
+                   (taxpro--formula-header-p (taxpro--anchor prev depth)))))))
 
-(defun taxpro--starts-continued-p (pos)
-  "Non-nil if the line at POS starts with a continuing token."
-  (save-excursion
-    (goto-char pos)
-    (looking-at-p taxpro--continuation-start-re)))
+(defun taxpro--operator-continuation-p (anchor limit depth)
+  "Non-nil if the line at ANCHOR continues an expression with an operator.
+It starts with one, or the line above ends with one."
+  (or (taxpro--looking-at-line-p anchor taxpro--operator-start-re)
+      (taxpro--after-operator-p anchor limit depth)))
 
-(defun taxpro--continuation-line-p (anchor limit depth)
-  "Non-nil if the statement part at ANCHOR continues the one above.
-LIMIT is the enclosing bracket (or nil) and DEPTH its depth."
-  (or (taxpro--starts-continued-p anchor)
+(defun taxpro--continuation-p (anchor limit depth)
+  "Non-nil if the line at ANCHOR belongs to the statement above.
+That is an operator continuation, an `else' (or `then') line, or a branch below
+`then' or `else'.  LIMIT is the enclosing bracket (or nil) and DEPTH its depth."
+  (or (taxpro--operator-continuation-p anchor limit depth)
+      (taxpro--looking-at-line-p anchor taxpro--branch-start-re)
       (let ((prev (save-excursion (goto-char anchor) (taxpro--previous-code-line limit))))
-        (and prev
-             (taxpro--ends-continued-p prev)
-             (not (taxpro--formula-header-p (taxpro--anchor prev depth)))))))
+        (and prev (string-match-p taxpro--branch-end-re (taxpro--line-code prev))))))
 
 (defun taxpro--statement-start (anchor limit depth)
   "First line of the statement that the line at ANCHOR belongs to.
 LIMIT is the enclosing bracket (or nil) and DEPTH its depth."
   (let ((start anchor))
-    (while (and (taxpro--continuation-line-p start limit depth)
+    (while (and (taxpro--continuation-p start limit depth)
                 (let ((prev (save-excursion (goto-char start) (taxpro--previous-code-line limit))))
                   (when prev
                     (setq start (taxpro--anchor prev depth))))))
     start))
+
+(defun taxpro--matching-if (pos limit)
+  "Beginning of the line of the `if' for a `then' or `else' line at POS.
+Going up, each `else' passed over needs one more `if'.  Nil when there is none
+after LIMIT (the enclosing bracket) or, at top level, in the declaration."
+  (save-excursion
+    (goto-char pos)
+    (let ((depth 0) found)
+      (while (and (not found)
+                  (zerop (forward-line -1))
+                  (or (null limit) (> (line-beginning-position) limit)))
+        (let ((code (taxpro--line-code (point)))
+              (words nil)
+              (start 0))
+          (while (string-match "\\_<\\(if\\|else\\)\\_>" code start)
+            (push (match-string 1 code) words)
+            (setq start (match-end 0)))
+          ;; `words' is now from the right to the left.
+          (while (and words (not found))
+            (if (string= (car words) "else")
+                (setq depth (1+ depth))
+              (if (zerop depth)
+                  (setq found (line-beginning-position))
+                (setq depth (1- depth))))
+            (setq words (cdr words)))
+          (when (and (not found) (null limit) (looking-at-p taxpro--top-level-re))
+            (goto-char (point-min)))))
+      found)))
 
 (defun taxpro--indentation-at (pos)
   "Indentation of the line at POS."
@@ -373,8 +441,6 @@ LIMIT is the enclosing bracket (or nil) and DEPTH its depth."
        ((nth 3 state) nil)
        ((and open (looking-at-p "[ \t]*[])}]"))
         (taxpro--indentation-at open))
-       ((and open (eq (char-after open) ?\())
-        (+ (taxpro--indentation-at open) step))
        (t
         (let* ((top (null open))
                (base (if top 0 (+ (taxpro--indentation-at open) step)))
@@ -384,19 +450,31 @@ LIMIT is the enclosing bracket (or nil) and DEPTH its depth."
            ((null prev) base)
            (t
             (let* ((anchor (taxpro--anchor prev depth))
-                   (anchor-indent (taxpro--indentation-at anchor))
-                   (prev-continued (taxpro--continuation-line-p anchor open depth)))
+                   (indent (taxpro--indentation-at anchor))
+                   (code (taxpro--line-code prev))
+                   (if-line (and (looking-at-p taxpro--branch-start-re)
+                                 (taxpro--matching-if (point) open))))
               (cond
-               ((taxpro--ends-continued-p prev)
-                (cond ((taxpro--formula-header-p anchor) (+ anchor-indent step))
-                      (prev-continued anchor-indent)
-                      (t (+ anchor-indent step))))
-               ((taxpro--starts-continued-p (point))
-                (if prev-continued anchor-indent (+ anchor-indent step)))
+               (if-line
+                ;; `else' under a line ending in `then' lines up with it; a user's
+                ;; `if c' / `then a' / `else b' indents `then' and `else' as continuations.
+                (+ (taxpro--indentation-at (taxpro--anchor if-line depth))
+                   (if (and (looking-at-p "[ \t]*else\\_>")
+                            (string-match-p "\\_<then\\'" (taxpro--line-code if-line)))
+                       0
+                     (* 2 step))))
+               ((string-match-p taxpro--branch-end-re code) (+ indent step))
+               ((looking-at-p taxpro--operator-start-re)
+                (+ indent (if (taxpro--looking-at-line-p anchor taxpro--operator-start-re) 0 (* 2 step))))
+               ((string-match-p taxpro--operator-end-re code)
+                (cond ((and (string-match-p "=\\'" code) (taxpro--formula-header-p anchor))
+                       (+ indent step))
+                      ((taxpro--operator-continuation-p anchor open depth) indent)
+                      (t (+ indent (* 2 step)))))
                ((not top) base)
                (t
                 (let ((start (taxpro--statement-start anchor open depth)))
-                  (if (save-excursion (goto-char start) (looking-at-p "[ \t]*let\\_>"))
+                  (if (taxpro--looking-at-line-p start "[ \t]*let\\_>")
                       (taxpro--indentation-at start)
                     0)))))))))))))
 

@@ -164,10 +164,10 @@ def test_imenu_lists_formulas_provinces_and_tests(tmp_path):
 (result (mapcar (lambda (group) (cons (car group) (vconcat (mapcar #'car (cdr group)))))
                 (funcall imenu-create-index-function)))
 """, file=SAMPLES / "indent.tax")
-    assert data["Formulas"] == ["provincial_tax", "rrsp_refund", "net_tax"]
+    assert data["Formulas"] == ["sample_tax", "sample_refund", "net_tax"]
     assert data["Provinces"] == ["ON"]
     assert data["Tests"] == ["Ontario tax on $85,000"]
-    assert data["Parameters"] == ["Province"]
+    assert data["Parameters"] == ["Sample"]
     assert data["Constants"] == ["ontario_credit", "big", "small"]
 
     data = emacs_eval(tmp_path, """

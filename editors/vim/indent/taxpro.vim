@@ -3,16 +3,22 @@
 " Note:         editors/vim/indent/taxpro.vim is the source of truth; editors/nvim/indent/taxpro.vim
 "               is an identical copy (tests/editors/test_vim.py fails when they differ).
 "
-" The rules are those of editors/emacs/taxpro-mode.el:
+" The indentation `taxpro fmt` gives (the rules of editors/README.md, shared with
+" editors/emacs/taxpro-mode.el), worked out from the lines above:
 " - a line starting with `}` or `)` lines up with the line of its opening bracket;
-" - inside ( ): the opening line's indentation + 2 (one 'shiftwidth');
-" - inside { } or at top level, a line continues the statement above when that line ends with
-"   `=`, `->`, `,`, a binary operator, `then`, `else`, `and`, `or`, `not` or `in`, or when it
-"   starts with `then`, `else`, `and`, `or` or a binary operator; a continuation is indented one
-"   step more than the statement's first line;
-" - the body of `formula ... =` is indented one step; it goes on while its statements are
-"   `let`s, and the line after its final expression is back at the left margin;
-" - declarations and `##` documentation comments at top level start at the left margin.
+" - inside `( )` or `{ }` a statement (an argument, a check, a parameter) starts at the opening
+"   line's indentation + 2; at top level at the left margin, except in a formula's body;
+" - the body of `formula … =` is indented 2; it goes on while its statements are `let`s, and the
+"   line after its final expression is back at the left margin;
+" - `if … then` at the end of a line: the branch below is indented 2; `else` and `else if … then`
+"   line up with the line of their `if`, and the branch after them is indented 2;
+" - a line starting with a binary operator followed by a space (`+ x`, `/ $100`, `and ok`)
+"   continues the statement above: 4 more than the statement's first line, and the same as the
+"   line above when that is such a continuation too (`-x` with no space is a negation, a new
+"   statement);
+" - after a line ending with an operator, `=` or `->`, the next line is indented the same way;
+" - declarations (`formula`, `test`, `parameters`, `province`, `federal`) and `##` documentation
+"   comments at top level start at the left margin.
 
 if exists('b:did_indent')
   finish
@@ -33,19 +39,36 @@ set cpo&vim
 
 let s:declaration = '^\s*\%(##\|\%(formula\|test\|parameters\)\>\|province\s\+\h\|federal\s*["{]\)'
 let s:top_level = '^\%(formula\|test\|parameters\|province\|federal\|let\)\>'
-let s:continues_end = '\%([-+*/<>=,]\|\<\%(then\|else\|and\|or\|not\|in\)\)$'
-let s:continues_start = '^\s*\%([-+*/<>=!]\|\%(then\|else\|and\|or\)\>\)'
+" A binary operator followed by a space or the end of the line, at the start of a line.
+let s:operator_start = '^\s*\%(\%([-+*/]\|[=!<>]=\|[<>]\)\%(\s\|$\)\|\%(and\|or\)\>\)'
+" Code that ends so that the next line continues its expression.
+let s:operator_end = '\%([-+*/<>=]\|\<\%(and\|or\|not\|in\)\)$'
+let s:branch_end = '\<\%(then\|else\)$'
+let s:branch_start = '^\s*\%(then\|else\)\>'
 
 " The code of line {lnum}: text literals blanked out, the comment and trailing blanks removed.
 " (Text literals and comments never span lines in TaxPro.)
 function! s:Code(lnum) abort
-  let line = getline(a:lnum)
+  return s:Summary(getline(a:lnum)).code
+endfunction
+
+" What the indentation needs to know of a line's text, computed once per distinct text (a
+" re-indent of a whole file asks about each line many times): its code, and its brackets left
+" open after matching those inside the line: `closers` unmatched `)`/`}` (on the left) and
+" `openers`, the unmatched `(`/`{` as [column, char] from left to right.
+let s:summaries = {}
+
+function! s:Summary(text) abort
+  let cached = get(s:summaries, a:text, {})
+  if !empty(cached)
+    return cached
+  endif
   let out = ''
   let i = 0
-  let n = strlen(line)
+  let n = strlen(a:text)
   let in_text = 0
   while i < n
-    let c = line[i]
+    let c = a:text[i]
     if in_text
       if c ==# '\'
         let out .= '  '
@@ -68,7 +91,29 @@ function! s:Code(lnum) abort
     endif
     let i += 1
   endwhile
-  return substitute(out, '\s\+$', '', '')
+  let code = substitute(out, '\s\+$', '', '')
+  let openers = []
+  let closers = 0
+  let i = 0
+  while i < strlen(code)
+    let c = code[i]
+    if c ==# '(' || c ==# '{'
+      call add(openers, [i + 1, c])
+    elseif c ==# ')' || c ==# '}'
+      if empty(openers)
+        let closers += 1
+      else
+        call remove(openers, -1)
+      endif
+    endif
+    let i += 1
+  endwhile
+  if len(s:summaries) > 10000
+    let s:summaries = {}
+  endif
+  let summary = {'code': code, 'openers': openers, 'closers': closers}
+  let s:summaries[a:text] = summary
+  return summary
 endfunction
 
 " The innermost bracket still open at the start of line {lnum}: [line, column, char], or
@@ -77,21 +122,14 @@ function! s:Opener(lnum) abort
   let depth = 0
   let l = a:lnum - 1
   while l >= 1
-    let code = s:Code(l)
-    let i = strlen(code) - 1
-    while i >= 0
-      let c = code[i]
-      if c ==# ')' || c ==# '}'
-        let depth += 1
-      elseif c ==# '(' || c ==# '{'
-        if depth == 0
-          return [l, i + 1, c]
-        endif
-        let depth -= 1
-      endif
-      let i -= 1
-    endwhile
-    if depth == 0 && code =~# s:top_level
+    let summary = s:Summary(getline(l))
+    let open_count = len(summary.openers)
+    if open_count > depth
+      let [column, char] = summary.openers[open_count - 1 - depth]
+      return [l, column, char]
+    endif
+    let depth += summary.closers - open_count
+    if depth == 0 && summary.code =~# s:top_level
       break
     endif
     let l -= 1
@@ -131,25 +169,33 @@ function! s:FormulaHeader(lnum) abort
   return getline(a:lnum) =~# '^\s*formula\>'
 endfunction
 
-function! s:EndsContinued(lnum) abort
-  return s:Code(a:lnum) =~# s:continues_end
+" Whether the line above {anchor} (in the same brackets) ends with an operator, so that {anchor}
+" continues its expression; the `=` of a formula's header starts the body instead.
+function! s:AfterOperator(anchor, open) abort
+  let prev = s:PrevCode(a:anchor, a:open[0])
+  return prev && s:Code(prev) =~# s:operator_end
+        \ && !(s:Code(prev) =~# '=$' && s:FormulaHeader(s:Anchor(prev, a:open)))
 endfunction
 
-function! s:StartsContinued(lnum) abort
-  return getline(a:lnum) =~# s:continues_start
+" Whether {anchor} continues an expression with an operator: it starts with one, or the line
+" above ends with one.
+function! s:OperatorContinuation(anchor, open) abort
+  return getline(a:anchor) =~# s:operator_start || s:AfterOperator(a:anchor, a:open)
 endfunction
 
-function! s:ContinuationLine(anchor, open) abort
-  if s:StartsContinued(a:anchor)
+" Whether {anchor} belongs to the statement above: an operator continuation, an `else` (or a
+" user's `then`) line, or a branch below `then` or `else`.
+function! s:Continuation(anchor, open) abort
+  if s:OperatorContinuation(a:anchor, a:open) || getline(a:anchor) =~# s:branch_start
     return 1
   endif
   let prev = s:PrevCode(a:anchor, a:open[0])
-  return prev && s:EndsContinued(prev) && !s:FormulaHeader(s:Anchor(prev, a:open))
+  return prev && s:Code(prev) =~# s:branch_end
 endfunction
 
 function! s:StatementStart(anchor, open) abort
   let start = a:anchor
-  while s:ContinuationLine(start, a:open)
+  while s:Continuation(start, a:open)
     let prev = s:PrevCode(start, a:open[0])
     if prev == 0
       break
@@ -157,6 +203,32 @@ function! s:StatementStart(anchor, open) abort
     let start = s:Anchor(prev, a:open)
   endwhile
   return start
+endfunction
+
+" The line of the `if` that the `then` or `else` at the start of line {lnum} belongs to: going
+" up, each `else` passed over needs one more `if`. 0 when there is none in the statement.
+function! s:MatchingIf(lnum, open) abort
+  let depth = 0
+  let l = a:lnum - 1
+  while l > a:open[0]
+    let code = s:Code(l)
+    let words = []
+    call substitute(code, '\<\%(if\|else\)\>', '\=add(words, submatch(0))', 'g')
+    for word in reverse(words)
+      if word ==# 'else'
+        let depth += 1
+      elseif depth == 0
+        return l
+      else
+        let depth -= 1
+      endif
+    endfor
+    if !a:open[0] && code =~# s:top_level
+      break
+    endif
+    let l -= 1
+  endwhile
+  return 0
 endfunction
 
 function! GetTaxproIndent(...) abort
@@ -167,9 +239,6 @@ function! GetTaxproIndent(...) abort
   if open[0] && line =~# '^\s*[)}]'
     return indent(open[0])
   endif
-  if open[0] && open[2] ==# '('
-    return indent(open[0]) + sw
-  endif
   let top = open[0] == 0
   let base = top ? 0 : indent(open[0]) + sw
   if top && line =~# s:declaration
@@ -179,17 +248,29 @@ function! GetTaxproIndent(...) abort
   if prev == 0
     return base
   endif
-  let anchor = s:Anchor(prev, open)
-  let anchor_indent = indent(anchor)
-  let prev_continued = s:ContinuationLine(anchor, open)
-  if s:EndsContinued(prev)
-    if s:FormulaHeader(anchor)
-      return anchor_indent + sw
+  let summary = s:Summary(getline(prev))
+  " A line with no brackets of its own starts in the brackets of the line below it.
+  let anchor = empty(summary.openers) && summary.closers == 0 ? prev : s:Anchor(prev, open)
+  let code = summary.code
+  if line =~# s:branch_start
+    let if_line = s:MatchingIf(lnum, open)
+    if if_line
+      let if_anchor = s:Anchor(if_line, open)
+      let fmt_style = line =~# '^\s*else\>' && s:Code(if_line) =~# '\<then$'
+      return indent(if_anchor) + (fmt_style ? 0 : 2 * sw)
     endif
-    return prev_continued ? anchor_indent : anchor_indent + sw
   endif
-  if line =~# s:continues_start
-    return prev_continued ? anchor_indent : anchor_indent + sw
+  if code =~# s:branch_end
+    return indent(anchor) + sw
+  endif
+  if line =~# s:operator_start
+    return indent(anchor) + (getline(anchor) =~# s:operator_start ? 0 : 2 * sw)
+  endif
+  if code =~# s:operator_end
+    if code =~# '=$' && s:FormulaHeader(anchor)
+      return indent(anchor) + sw
+    endif
+    return indent(anchor) + (s:OperatorContinuation(anchor, open) ? 0 : 2 * sw)
   endif
   if !top
     return base
