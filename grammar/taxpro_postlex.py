@@ -14,6 +14,10 @@ ENDERS = {"NAME", "NUMBER", "MONEY", "RATE", "STRING", "RPAR", "RBRACE", "TRUE",
 STARTERS = {"NAME", "NUMBER", "MONEY", "RATE", "STRING", "LPAR", "MINUS", "DOT", "NOT", "IF", "LET", "FORMULA",
             "BRACKETS", "FEDERAL", "TRUE", "FALSE"}
 
+# A word at the left margin followed by one of these starts a declaration (contextual keywords by what follows them).
+DECLARATION_STARTS = {"test": ("STRING",), "province": ("NAME",), "parameters": ("NAME",),
+                      "federal": ("STRING", "LBRACE")}
+
 
 def kind(token):
     """A token's role, independent of how Lark named the terminal."""
@@ -72,17 +76,30 @@ class StatementEnds(PostLex):
                 token.type = "NAME"
         return iter(self.contextual_keywords(list(self.statement_ends(tokens))))
 
+    def documented(self, line):
+        """Whether the line above `line` is a `##` comment at the left margin."""
+        return line >= 2 and self.lines[line - 2].startswith("##")
+
     def statement_ends(self, tokens):
         nesting = []
         previous = None
         statement_indent = None
         starts_statement = True
+        pending = None  # `test`, `province`, `parameters` or `federal` just seen at the left margin
         for token in tokens:
             role = kind(token)
             starts_line = previous is None or token.line > previous.end_line
             column = token.column - 1
+            # A declaration at the left margin closes open brackets: `formula`, `let`, and `test "…"`, `province XX`,
+            # `parameters Name`, `federal "…"`, `federal {` from the token after the word on.
             if starts_line and column == 0 and role in ("FORMULA", "LET"):
                 nesting.clear()
+            if pending is not None:
+                if role in DECLARATION_STARTS[pending]:
+                    nesting.clear()
+                pending = None
+            if starts_line and column == 0 and token.value in ("test", "province", "parameters", "federal"):
+                pending = token.value
             if starts_statement:
                 statement_indent = self.indent(token.line)
                 starts_statement = False
@@ -91,6 +108,9 @@ class StatementEnds(PostLex):
                     and not (role in ("MINUS", "DOT") and column > statement_indent)):
                 yield Token.new_borrow_pos("_NL", "\n", previous)
                 statement_indent = self.indent(token.line)
+            if role == "LET" and starts_line and column == 0 and self.documented(token.line):
+                # A documented `let` at the left margin is a constant: it cannot be a test's or a formula's own.
+                yield Token.new_borrow_pos("_DOC", "##", token)
             if role == "LPAR":
                 nesting.append("(")
             elif role == "LBRACE":
@@ -120,6 +140,8 @@ def make_parser():
                   maybe_placeholders=False)
 
     def parse(text):
+        # Line breaks are \n, \r\n and a lone \r (as in the Swift lexer); Lark counts lines at \n only.
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         postlex.reset(text)
         return parser.parse(text)
 

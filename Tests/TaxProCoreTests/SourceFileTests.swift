@@ -12,8 +12,12 @@ import TestSupport
       for _ in 0..<20 {
         let bytes = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
         let source = SourceFile(id: FileID(0), name: "t", bytes: bytes)
+        // Lines end at "\n", "\r\n" and a lone "\r".
         var expected = [0]
-        for (index, byte) in source.bytes.enumerated() where byte == 10 { expected.append(index + 1) }
+        for (index, byte) in source.bytes.enumerated()
+        where byte == 10 || (byte == 13 && (index + 1 == source.bytes.count || source.bytes[index + 1] != 10)) {
+          expected.append(index + 1)
+        }
         #expect(source.lineStarts == expected, "\(bytes)")
         #expect(source.containsCarriageReturn == source.bytes.contains(13), "\(bytes)")
       }
@@ -25,7 +29,9 @@ import TestSupport
       for place in 0..<length {
         var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
         bytes[place] = 13
-        #expect(SourceFile(id: FileID(0), name: "t", bytes: bytes).containsCarriageReturn, "\(length) \(place)")
+        let withReturn = SourceFile(id: FileID(0), name: "t", bytes: bytes)
+        #expect(withReturn.containsCarriageReturn, "\(length) \(place)")
+        #expect(withReturn.lineStarts == [0, place + 1], "\(length) \(place)")
         bytes[place] = 10
         let source = SourceFile(id: FileID(0), name: "t", bytes: bytes)
         #expect(!source.containsCarriageReturn)

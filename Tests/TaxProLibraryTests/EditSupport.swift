@@ -48,6 +48,7 @@ enum EditScenarios {
     "# x", "\n## doc\n", "if ", " then ", " else ", "brackets {", "\ntest \"t\" {", "\nprovince ZZ \"Z\" {",
     "year 2025 {", ",", ":", "=", "->", "..", "ON.", "federal.", "12abc", "\r\n", "\t", "!", "\u{2212}", "é", "x:",
     " Money", "parameters Province {", "f1(", "formula", "let", "1", "0", "$", "income", "f2", "\n\n", "## note: x\n",
+    "\r", "\nfederal {", "\nfederal \"F\" {", "\n## doc\nlet ", "\nparameters P {", "\ntest \"u\" year 2025 {", " +\n",
   ]
 
   /// One random edit of `text`: a replaced, deleted or inserted range, mostly small, sometimes a digit swapped as a

@@ -140,6 +140,8 @@ class Generator:
             return r.choice(["==", "!=", "<", "<=", ">", ">="])
         if name == "_NL":
             return "\n"
+        if name == "_DOC":
+            return "## Documentation.\n"  # before a constant's `let`, at the left margin
         raise AssertionError(f"no sample for terminal {name}")
 
     def derive(self, name, budget, out):
@@ -171,6 +173,8 @@ def render(tokens):
     for token in tokens:
         if token == "\n":
             text = text.rstrip(" ") + "\n"
+        elif token.endswith("\n"):  # a documentation line
+            text = text.rstrip(" ") + token
         else:
             text += token + " "
     return text.rstrip(" ") + "\n"

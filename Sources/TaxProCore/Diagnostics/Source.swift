@@ -59,7 +59,8 @@ public struct SourceFile: Sendable {
   /// How diagnostics name it: a path, `<expr>`, `<stdin>`, `<std>/ON.tax`.
   public let name: String
   public let bytes: [UInt8]
-  /// Byte offset of the first byte of each line.
+  /// Byte offset of the first byte of each line. Lines end at "\n", "\r\n" or a lone "\r" (the lexer's line breaks,
+  /// and the protocol's).
   public let lineStarts: [Int]
   /// Whether a "\r" is anywhere in the text (found with the line starts, so that an editor's line table, which
   /// must know, need not look at every byte again).
@@ -116,8 +117,18 @@ public struct SourceFile: Sendable {
     var carriageReturn = false
     starts.reserveCapacity(bytes.count / 32 + 1)
     bytes.withUnsafeBufferPointer { buffer in
+      /// A line starts after a "\n", and after a "\r" that no "\n" follows.
+      func lineBreak(at offset: Int) {
+        let byte = buffer[offset]
+        if byte == 10 {
+          starts.append(offset + 1)
+        } else if byte == 13 {
+          carriageReturn = true
+          if offset + 1 == buffer.count || buffer[offset + 1] != 10 { starts.append(offset + 1) }
+        }
+      }
       var index = 0
-      // Eight bytes at a time: a word with no "\n" in it (most of them; lines are long) is passed over whole.
+      // Eight bytes at a time: a word with no "\n" or "\r" in it (most of them; lines are long) is passed over whole.
       if let base = buffer.baseAddress {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -125,18 +136,16 @@ public struct SourceFile: Sendable {
           let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
           let newlines = raw ^ (ones &* 10)
           let returns = raw ^ (ones &* 13)
-          if (returns &- ones) & ~returns & highs != 0 { carriageReturn = true }
-          if (newlines &- ones) & ~newlines & highs == 0 {
+          if ((newlines &- ones) & ~newlines | (returns &- ones) & ~returns) & highs == 0 {
             index += 8
             continue
           }
-          for offset in index..<(index + 8) where buffer[offset] == 10 { starts.append(offset + 1) }
+          for offset in index..<(index + 8) { lineBreak(at: offset) }
           index += 8
         }
       }
       while index < buffer.count {
-        if buffer[index] == 10 { starts.append(index + 1) }
-        if buffer[index] == 13 { carriageReturn = true }
+        lineBreak(at: index)
         index += 1
       }
     }

@@ -511,7 +511,7 @@ public struct ExplanationRenderer {
       let byte = bytes[index]
       switch byte {
       case 35:  // `#` comment
-        while index < span.end && bytes[index] != 10 { index += 1 }
+        while index < span.end && bytes[index] != 10 && bytes[index] != 13 { index += 1 }
         continue
       case 34:  // string literal
         index += 1

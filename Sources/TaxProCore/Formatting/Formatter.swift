@@ -59,7 +59,8 @@ struct Printer {
     var index = start
     while index < end && index < source.bytes.count {
       let byte = source.bytes[index]
-      if byte == 10 {
+      // A line break is "\n", or a "\r" that no "\n" follows (as in the line table).
+      if byte == 10 || (byte == 13 && (index + 1 == source.bytes.count || source.bytes[index + 1] != 10)) {
         newlines += 1
         if newlines >= 2 { return true }
       } else if byte != 32 && byte != 9 && byte != 13 {

@@ -30,7 +30,7 @@ public enum SignatureHelp {
     let cursor = max(0, min(offset, bytes.count))
     // Lex from a line start (strings and comments end at line ends, so a line start is always a token boundary).
     var start = max(0, cursor - window)
-    while start > 0, bytes[start - 1] != 10 { start -= 1 }
+    while start > 0, bytes[start - 1] != 10, bytes[start - 1] != 13 { start -= 1 }
     let slice = String(decoding: bytes[start..<cursor], as: UTF8.self)
     let tokens = Lexer.lex(SourceFile(id: FileID(-1), name: "", text: slice)).tokens.filter {
       $0.kind != .endOfFile && $0.kind != .newline

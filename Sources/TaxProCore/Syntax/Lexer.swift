@@ -65,14 +65,33 @@ public struct Lexer {
     diagnostics.append(.error(code, message, at: span(start, end), notes: notes, fixes: fixes))
   }
 
-  mutating func add(_ kind: TokenKind, _ start: Int) {
+  /// Appends a token; `word` is the declaration a name at the left margin may start (`declarationWord`).
+  mutating func add(_ kind: TokenKind, _ start: Int, word: TokenKind? = nil) {
     if atLineStart { lineIndent = Int32(clamping: start - lineStart) }
     statementEnds.append(
       Token(
         kind: kind, start: Int32(clamping: start), end: Int32(clamping: index),
         column: Int32(clamping: start - lineStart), startsLine: atLineStart, lineIndent: lineIndent),
-      to: &tokens)
+      word: word, to: &tokens)
     atLineStart = false
+  }
+
+  /// The contextual keyword that starts a top-level declaration (`test`, `province`, `parameters`) spelled by
+  /// `bytes[start..<end]`, if any: at the left margin it may begin one (`StatementEnds` decides by the next token).
+  func declarationWord(_ start: Int, _ end: Int) -> TokenKind? {
+    func matches(_ word: StaticString) -> Bool {
+      guard word.utf8CodeUnitCount == end - start else { return false }
+      let pointer = word.utf8Start
+      for offset in 0..<(end - start) where bytes[start + offset] != pointer[offset] { return false }
+      return true
+    }
+    switch bytes[start] {
+    case UInt8(ascii: "t"): return matches("test") ? .kwTest : nil
+    case UInt8(ascii: "p"):
+      if matches("province") { return .kwProvince }
+      return matches("parameters") ? .kwParameters : nil
+    default: return nil
+    }
   }
 
   func peek(_ offset: Int = 0) -> UInt8 {
@@ -103,15 +122,24 @@ public struct Lexer {
         index += 1
         lineStart = index
         atLineStart = true
-      case 32, 9, 13, 12:
+      case 13:
+        // "\r\n" is one line break (the "\n" ends the line); a lone "\r" is one too, as in the line table.
+        index += 1
+        if index < bytes.count, bytes[index] == 10 { continue }
+        lineStart = index
+        atLineStart = true
+      case 32, 9, 12:
         index += 1
       case UInt8(ascii: "#"):
         lexComment()
       case _ where Lexer.isIdentifierStart(byte):
         let start = index
         while index < limit, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
-        let kind = keywordKind(start, index) ?? .identifier
-        add(kind, start)
+        if let kind = keywordKind(start, index) {
+          add(kind, start)
+        } else {
+          add(.identifier, start, word: atLineStart && start == lineStart ? declarationWord(start, index) : nil)
+        }
       case _ where Lexer.isDigit(byte):
         lexNumber()
       case UInt8(ascii: "$"):
@@ -140,14 +168,22 @@ public struct Lexer {
   /// - the token after it is not a `-` or `.` indented further than the line where the statement began (such a line
   ///   continues the expression above).
   /// A statement begins at the start of the input, after `{`, and after a line break that ends a statement.
-  /// `formula` or `let` at the start of a line closes whatever parentheses and braces are open.
+  /// A declaration at the left margin closes whatever parentheses and braces are open: `formula` or `let`, and
+  /// `test "…"`, `province XX`, `parameters Name`, `federal "…"` or `federal {` (from the token after the word on).
+  /// Line breaks are "\n", "\r\n" and a lone "\r", as in `SourceFile.lineStarts`.
   ///
-  /// The lexer applies the rule token by token as it makes them (`StatementEnds`); this is the same rule over a list.
-  static func markStatementEnds(_ raw: [Token]) -> [Token] {
+  /// The lexer applies the rule token by token as it makes them (`StatementEnds`); this is the same rule over a list
+  /// of the tokens of `source`.
+  static func markStatementEnds(_ raw: [Token], in source: SourceFile) -> [Token] {
     var result: [Token] = []
     result.reserveCapacity(raw.count + raw.count / 4)
     var rule = StatementEnds()
-    for token in raw { rule.append(token, to: &result) }
+    let lexer = Lexer(source: source)
+    for token in raw {
+      let word = token.kind == .identifier && token.startsLine && token.column == 0
+        ? lexer.declarationWord(Int(token.start), Int(token.end)) : nil
+      rule.append(token, word: word, to: &result)
+    }
     return result
   }
 
@@ -189,9 +225,8 @@ public struct Lexer {
     var contentStart = index + 1
     let isDocumentation = peek(1) == UInt8(ascii: "#")
     if isDocumentation { contentStart += 1 }
-    while index < bytes.count, bytes[index] != 10 { index += 1 }
-    var end = index
-    if end > start, bytes[end - 1] == 13 { end -= 1 }
+    while index < bytes.count, bytes[index] != 10, bytes[index] != 13 { index += 1 }
+    let end = index
     if contentStart < end, bytes[contentStart] == 32 { contentStart += 1 }
     let text = contentStart < end ? String(decoding: bytes[contentStart..<end], as: UTF8.self) : ""
     comments.append(
@@ -340,7 +375,7 @@ public struct Lexer {
         add(.string, start)
         return
       }
-      if byte == 10 { break }
+      if byte == 10 || byte == 13 { break }
       if byte == UInt8(ascii: "\\") {
         let next = peek(1)
         if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next == UInt8(ascii: "n")
@@ -351,7 +386,7 @@ public struct Lexer {
         }
         error("malformed-string", "unknown escape sequence in text", index, min(index + 2, bytes.count),
           notes: [DiagnosticNote(.help, "the escapes are \\\", \\\\, \\n and \\t")])
-        index += next == 10 || next == 0 ? 1 : 2
+        index += next == 10 || next == 13 || next == 0 ? 1 : 2
         continue
       }
       index += 1
@@ -464,12 +499,29 @@ struct StatementEnds {
   var nesting: [TokenKind] = []
   var statementIndent: Int32 = 0
   var startsStatement = true
+  /// `test`, `province`, `parameters` or `federal` just seen at the left margin: the next token says whether it starts
+  /// a declaration.
+  var pendingDeclaration: TokenKind? = nil
 
-  mutating func append(_ token: Token, to result: inout [Token]) {
-    // `formula` or `let` at the start of a line can never be inside parentheses: an unclosed one above must not
-    // swallow the rest of the file.
+  /// `word`: the declaration keyword a name at the left margin spells (`Lexer.declarationWord`), if any.
+  mutating func append(_ token: Token, word: TokenKind? = nil, to result: inout [Token]) {
+    // A declaration at the start of a line can never be inside brackets: an unclosed one above must not swallow the
+    // rest of the file.
     if token.startsLine && token.column == 0 && (token.kind == .kwFormula || token.kind == .kwLet) && !nesting.isEmpty {
       nesting.removeAll(keepingCapacity: true)
+    }
+    if let pending = pendingDeclaration {
+      pendingDeclaration = nil
+      let starts: Bool
+      switch pending {
+      case .kwTest: starts = token.kind == .string
+      case .kwProvince, .kwParameters: starts = token.kind == .identifier
+      default: starts = token.kind == .string || token.kind == .leftBrace  // federal
+      }
+      if starts { nesting.removeAll(keepingCapacity: true) }
+    }
+    if token.startsLine && token.column == 0 {
+      pendingDeclaration = token.kind == .kwFederal ? .kwFederal : word
     }
     if startsStatement {
       statementIndent = token.lineIndent

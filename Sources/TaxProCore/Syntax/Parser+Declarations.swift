@@ -87,7 +87,7 @@ extension Parser {
   /// `let` lines, then the result expression.
   mutating func parseBody() -> ([LetBinding], Expression) {
     var lets: [LetBinding] = []
-    while at(.kwLet) {
+    while at(.kwLet) && !atDeclarationAfterBlock {
       let errorsBefore = diagnostics.count
       if let binding = parseLet() { lets.append(binding) }
       finishStatement("a let", errorsBefore: errorsBefore)
@@ -184,7 +184,8 @@ extension Parser {
       return previousSpan
     }
     skipNewlines()
-    while !at(.rightBrace) && !at(.endOfFile) {
+    // An unclosed block ends at the next declaration rather than take it in (`atDeclarationAfterBlock`).
+    while !at(.rightBrace) && !at(.endOfFile) && !atDeclarationAfterBlock {
       let before = position
       item(&self)
       // An expression nested too deeply skipped to the next line at column 0: the block cannot be trusted past it,
@@ -196,7 +197,11 @@ extension Parser {
       }
       skipNewlines()
     }
-    if let close = expect(.rightBrace, "'}'", notes: [DiagnosticNote(.note, "to close this '{'", span: span(open))]) {
+    var notes = [DiagnosticNote(.note, "to close this '{'", span: span(open))]
+    if at(.kwLet) && atDeclarationAfterBlock {
+      notes.append(DiagnosticNote(.note, "a 'let' at the left margin below '##' documentation is a constant of its own"))
+    }
+    if let close = expect(.rightBrace, "'}'", notes: notes) {
       return span(close)
     }
     return previousSpan

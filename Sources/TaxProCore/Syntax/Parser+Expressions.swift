@@ -168,6 +168,23 @@ extension Parser {
 
   mutating func parsePrimary() -> Expression {
     let token = current
+    if atNextDeclaration {
+      // `x +` at the end of a line, then `test "…" {` on the next: the expression stops short, the test stays whole.
+      // The mistake is the end of the line above, so that is where it is reported.
+      if lastErrorPosition != position, position > 0, tokens[position - 1].kind != .newline {
+        lastErrorPosition = position
+        error(
+          "syntax", "expected an expression after \(describe(tokens[position - 1])) at the end of the line",
+          at: previousSpan,
+          notes: [
+            DiagnosticNote(.note, "the next line starts a declaration ('\(text(token))'), which cannot be part of it",
+              span: span(token))
+          ])
+      } else {
+        errorAtCurrent("syntax", "expected an expression, found \(describe(token))")
+      }
+      return Expression(.missing, span(token))
+    }
     switch token.kind {
     case .number:
       advance()

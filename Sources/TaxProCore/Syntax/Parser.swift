@@ -215,22 +215,37 @@ public struct Parser {
     skipRestOfLine()
   }
 
+  /// Skips what is left of a statement that went wrong: to the end of its line, and never into a declaration.
   mutating func skipRestOfLine() {
-    while !atStatementBoundary { advance() }
+    while !atStatementBoundary && !atNextDeclaration { advance() }
   }
 
-  /// At a declaration keyword at the start of a line: an unclosed list above must stop here rather than take the next
-  /// declaration in as its items.
+  /// At the first token of a declaration at the left margin: `formula`, `let`, `test "…"`, `parameters Name {`,
+  /// `province XX`, `federal "…"` or `federal {`. No expression, argument list or parameter list goes on at such a
+  /// token in a valid file, so each of them stops there rather than take the declaration in (and the lexer forgets
+  /// open brackets there, `Lexer.markStatementEnds`): whatever error came before, the declarations after it are parsed
+  /// as if it were not there.
   var atNextDeclaration: Bool {
-    current.startsLine && current.column == 0 && isDeclarationStart(declarationKind)
+    guard current.startsLine && current.column == 0 else { return false }
+    switch declarationKind {
+    case .kwFormula, .kwLet, .kwTest, .kwParameters, .kwProvince: return true
+    case .kwFederal: return peekKind(1) == .string || peekKind(1) == .leftBrace
+    default: return false
+    }
   }
 
-  /// Skips to the next declaration keyword at the start of a line (or the end of the input).
+  /// Where an unclosed `{ … }` block (a test, an interface, a jurisdiction, a year, a bracket table) or a formula's
+  /// `let` lines stop: at a declaration at the left margin. A `let` there is one of the test's or formula's own (they
+  /// are valid at any column) unless `##` documentation sits right above it at the left margin: only a constant has
+  /// documentation, so that one starts the next declaration.
+  var atDeclarationAfterBlock: Bool {
+    guard atNextDeclaration else { return false }
+    return !at(.kwLet) || documentedAtLeftMargin(current)
+  }
+
+  /// Skips to the next declaration at the start of a line (or the end of the input).
   mutating func skipToDeclaration() {
-    while !at(.endOfFile) {
-      if current.startsLine && current.column == 0 && isDeclarationStart(declarationKind) { return }
-      advance()
-    }
+    while !at(.endOfFile) && !atNextDeclaration { advance() }
   }
 
   func isDeclarationStart(_ kind: TokenKind) -> Bool {
@@ -267,6 +282,21 @@ public struct Parser {
     guard let first = indices.last, let last = indices.first else { return Documentation() }
     let lines = indices.reversed().map { comments[$0].text }
     return Documentation.parse(lines: lines, span: comments[first].span.to(comments[last].span))
+  }
+
+  /// Whether a `##` comment at the left margin is alone on the line just above `token`'s line.
+  func documentedAtLeftMargin(_ token: Token) -> Bool {
+    let lineStart = Int(token.start) - Int(token.column)
+    var low = 0
+    var high = comments.count
+    while low < high {
+      let middle = (low + high) / 2
+      if comments[middle].span.start < lineStart { low = middle + 1 } else { high = middle }
+    }
+    guard low > 0 else { return false }
+    let comment = comments[low - 1]
+    return comment.isDocumentation && comment.ownLine && endsLine(comment, before: lineStart)
+      && source.lineStarts[source.lineIndex(of: comment.span.start)] == comment.span.start
   }
 
   /// Whether the line break that ends `comment`'s line is the one just before `lineStart` (the comment's text stops
