@@ -4,12 +4,14 @@
 --     server_path = 'taxpro',   -- the taxpro executable; the client runs `taxpro lsp`
 --     year = nil,               -- tax year for parameters; nil = the latest year with data
 --     inlay_hints = true,       -- values of tests and constants as inlay hints
+--     keymaps = true,           -- K, gd and omni-completion in taxpro buffers (see M.attach_keymaps)
 --   })
 --
 -- Neovim 0.11+: registers the server with vim.lsp.config('taxpro', ...) and vim.lsp.enable('taxpro').
 -- Neovim 0.8-0.10: starts it with vim.lsp.start() for each taxpro buffer (one client per root).
 -- Neovim 0.7: vim.lsp.start_client() + vim.lsp.buf_attach_client(), one client per root.
--- The root is the nearest directory upwards holding one of `root_markers`, else the file's directory.
+-- The root is the nearest directory upwards holding one of `root_markers`, else the file's directory,
+-- on every version (0.11's own root_markers would give no root at all without a marker).
 
 local M = {}
 
@@ -21,6 +23,7 @@ M.defaults = {
   filetypes = { 'taxpro' },
   root_markers = { '.git' },
   autostart = true,
+  keymaps = true,
   on_attach = nil,
   capabilities = nil,
 }
@@ -89,8 +92,35 @@ local function enable_inlay_hints(bufnr)
   end
 end
 
+--- Buffer-local key maps and options for a buffer the server is attached to, on every Neovim
+--- version (0.7 has no LSP defaults; 0.10+ maps K itself): `K` hover, `gd` go to definition,
+--- omni-completion (`i_CTRL-X_CTRL-O`) and tags (`CTRL-]`) through the server. A key that
+--- already has a mapping (yours, or Neovim's) is left alone, and so are options already set.
+function M.attach_keymaps(bufnr)
+  if vim.bo[bufnr].omnifunc == '' then
+    vim.bo[bufnr].omnifunc = 'v:lua.vim.lsp.omnifunc'
+  end
+  if vim.lsp.tagfunc and vim.bo[bufnr].tagfunc == '' then
+    vim.bo[bufnr].tagfunc = 'v:lua.vim.lsp.tagfunc'
+  end
+  local maps = {
+    { 'K', vim.lsp.buf.hover, 'TaxPro: hover' },
+    { 'gd', vim.lsp.buf.definition, 'TaxPro: go to definition' },
+  }
+  vim.api.nvim_buf_call(bufnr, function()
+    for _, map in ipairs(maps) do
+      if vim.fn.maparg(map[1], 'n') == '' then
+        vim.keymap.set('n', map[1], map[2], { buffer = bufnr, desc = map[3] })
+      end
+    end
+  end)
+end
+
 local function on_attach(opts)
   return function(client, bufnr)
+    if opts.keymaps then
+      M.attach_keymaps(bufnr)
+    end
     if opts.inlay_hints then
       enable_inlay_hints(bufnr)
     end
@@ -185,10 +215,20 @@ end
 --- Change the tax year (nil = latest) and tell running servers with
 --- workspace/didChangeConfiguration { settings = { taxpro = { year, inlayHints } } }.
 function M.set_year(year)
-  M.options = vim.tbl_extend('force', options(), { year = year })
+  -- A copy with the year set by assignment: tbl_extend would drop a nil year and keep the old one.
+  local opts = vim.tbl_extend('force', {}, options())
+  opts.year = year
+  M.options = opts
   local settings = { taxpro = M.server_options() }
+  if has('0.11') and vim.lsp.config then
+    -- Servers started from now on (another root) start with the new year too.
+    vim.lsp.config('taxpro', { init_options = M.server_options(), settings = settings })
+  end
   for _, client in ipairs(get_clients()) do
     client.config.settings = settings
+    if client.settings then
+      client.settings = settings -- 0.11 answers workspace/configuration from here
+    end
     client_notify(client, 'workspace/didChangeConfiguration', { settings = settings })
   end
 end
@@ -213,7 +253,11 @@ function M.setup(user)
     vim.lsp.config('taxpro', {
       cmd = M.command(opts),
       filetypes = opts.filetypes,
-      root_markers = opts.root_markers,
+      -- A function rather than root_markers: without a marker the file's folder is the root,
+      -- so sibling files are part of the workspace.
+      root_dir = function(bufnr, on_dir)
+        on_dir(M.find_root(bufnr, opts.root_markers))
+      end,
       init_options = M.server_options(opts),
       settings = { taxpro = M.server_options(opts) },
       on_attach = on_attach(opts),
