@@ -4,35 +4,16 @@ import TaxProCore
 /// The one place where the protocol's positions (a line and a UTF-16 code unit offset within it) meet the core's
 /// UTF-8 byte offsets.
 ///
-/// Lines are the protocol's: they end at "\n", "\r\n" or a lone "\r" (the core's own line table knows only "\n",
-/// which is all its diagnostics need). Everything is clamped rather than rejected: a client that is a keystroke
+/// Lines are the protocol's: they end at "\n", "\r\n" or a lone "\r", as the core's line table and lexer do, so the
+/// core's table is used as it is. Everything is clamped rather than rejected: a client that is a keystroke
 /// ahead or behind, or simply wrong, gets an answer about the nearest real place instead of an error or a crash.
 struct LineMap {
   let source: SourceFile
-  /// Byte offset of the first byte of each protocol line.
-  let lineStarts: [Int]
+  /// Byte offset of the first byte of each protocol line (`SourceFile.lineStarts`).
+  var lineStarts: [Int] { source.lineStarts }
 
   init(_ source: SourceFile) {
     self.source = source
-    let bytes = source.bytes
-    // Most texts have no "\r" at all: then the core's line table is the protocol's.
-    if !source.containsCarriageReturn {
-      lineStarts = source.lineStarts
-      return
-    }
-    var starts = [0]
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == 10 {
-        starts.append(index + 1)
-      } else if byte == 13 {
-        if index + 1 < bytes.count, bytes[index + 1] == 10 { index += 1 }
-        starts.append(index + 1)
-      }
-      index += 1
-    }
-    lineStarts = starts
   }
 
   var bytes: [UInt8] { source.bytes }

@@ -62,8 +62,7 @@ public struct SourceFile: Sendable {
   /// Byte offset of the first byte of each line. Lines end at "\n", "\r\n" or a lone "\r" (the lexer's line breaks,
   /// and the protocol's).
   public let lineStarts: [Int]
-  /// Whether a "\r" is anywhere in the text (found with the line starts, so that an editor's line table, which
-  /// must know, need not look at every byte again).
+  /// Whether a "\r" is anywhere in the text (found with the line starts, at no extra cost).
   public let containsCarriageReturn: Bool
   /// The number of the first line, for text that is part of a larger input (a statement read from standard input).
   public let firstLine: Int
