@@ -66,6 +66,9 @@ local ok, err = pcall(function()
   -- A change of year reaches the server as workspace/didChangeConfiguration.
   vim.cmd('TaxproYear 2025')
   vim.wait(300)
+  -- With no argument: back to the latest year (null).
+  vim.cmd('TaxproYear')
+  vim.wait(300)
 end)
 if not ok then
   table.insert(out.errors, tostring(err))

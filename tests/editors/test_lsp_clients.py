@@ -95,6 +95,7 @@ def test_neovim_with_stub_server(stub_server, tmp_path):
     changes = [m["params"]["settings"] for m in messages
                if m.get("method") == "workspace/didChangeConfiguration"]
     assert {"taxpro": {"year": 2025, "inlayHints": True}} in changes  # :TaxproYear 2025
+    assert changes[-1] == {"taxpro": {"year": None, "inlayHints": True}}  # then :TaxproYear
 
 
 def test_emacs_with_stub_server(stub_server, tmp_path):
