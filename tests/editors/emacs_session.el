@@ -3,7 +3,7 @@
 ;; One scenario of tests/editors/test_sessions.py.  The server is `taxpro lsp' with the mode's defaults (found
 ;; on PATH); the project is whatever Eglot makes of a folder without version control.
 ;; Environment: CHECK_MODE_DIR (editors/emacs), CHECK_DIR (the folder of .tax files), CHECK_SCENARIO
-;; (navigate | rename | year | recovery), CHECK_OUT (JSON result), CHECK_TIMEOUT (seconds).
+;; (navigate | rename | year | recovery | examples), CHECK_OUT (JSON result), CHECK_TIMEOUT (seconds).
 
 (require 'json)
 (unless (require 'eglot nil t)
@@ -133,6 +133,16 @@
                                                               :character 0))))))
       (check-put 'hint_lines (vconcat (mapcar (lambda (hint) (plist-get (plist-get hint :position) :line))
                                               hints))))))
+
+(defun check-examples ()
+  "Every example (CHECK_FILES, separated by colons), then a sentinel with one known error: once its error has
+arrived, the server has analysed the folder, and the examples' diagnostics are what the user sees."
+  (let* ((buffers (mapcar (lambda (name) (cons name (check-open name)))
+                          (split-string (or (getenv "CHECK_FILES") "") ":" t)))
+         (sentinel (check-open "zz_sentinel.tax")))
+    (check-put 'sentinel (and (check-wait (lambda () (> (length (check-diagnostics sentinel)) 0))) t))
+    (accept-process-output nil 1)
+    (check-put 'examples (mapcar (lambda (entry) (cons (car entry) (check-diagnostics (cdr entry)))) buffers))))
 
 (condition-case err
     (funcall (intern (concat "check-" (getenv "CHECK_SCENARIO"))))

@@ -1,7 +1,7 @@
 -- Headless Neovim (0.7 → 0.11+) with the packaged set-up, require('taxpro').setup() with its defaults: the
 -- server is `taxpro lsp`, found on PATH. Runs one scenario of tests/editors/test_sessions.py and writes what it
 -- saw as JSON to $CHECK_OUT.
---   CHECK_PKG       editors/nvim               CHECK_SCENARIO  navigate | rename | year | recovery
+--   CHECK_PKG       editors/nvim               CHECK_SCENARIO  navigate | rename | year | recovery | examples
 --   CHECK_DIR       the folder of .tax files   CHECK_OUT       where to write the JSON result
 --   CHECK_TIMEOUT   milliseconds to wait for each answer
 -- Each scenario says in `out` what it saw; a step that waits in vain records false or nil, never hangs.
@@ -253,6 +253,28 @@ function scenarios.recovery()
   out.hint_lines = {}
   for _, hint in ipairs(hints or {}) do
     table.insert(out.hint_lines, hint.position.line)
+  end
+end
+
+-- Every example (CHECK_FILES, separated by ':'), then a sentinel file with one known error: once the sentinel's
+-- error has arrived, the server has analysed the folder, and the examples' diagnostics are what the user sees.
+function scenarios.examples()
+  out.examples = {}
+  local buffers = {}
+  for name in string.gmatch(os.getenv('CHECK_FILES') or '', '[^:]+') do
+    local bufnr, attached = open(name)
+    buffers[name] = bufnr
+    if not attached then
+      table.insert(out.errors, 'no server attached to ' .. name)
+    end
+  end
+  local sentinel = open('zz_sentinel.tax')
+  out.sentinel = vim.wait(timeout, function()
+    return #diagnostics(sentinel) > 0
+  end, 50)
+  vim.wait(1000)
+  for name, bufnr in pairs(buffers) do
+    out.examples[name] = diagnostics(bufnr)
   end
 end
 

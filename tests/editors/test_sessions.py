@@ -9,11 +9,13 @@ on PATH; the packages are used with their defaults).
 - year: `:TaxproYear 2025`, then `:TaxproYear` with no argument goes back to the latest year (Emacs:
   `taxpro-set-year`);
 - recovery: after a stray incomplete line and after an unclosed `{`, the outline, hover and inlay hints still answer
-  for the declarations that follow.
+  for the declarations that follow;
+- examples: every file in examples/ opened in a folder of its own shows no error.
 """
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -41,6 +43,20 @@ def folder(tmp_path):
     return project
 
 
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.tax"))
+SENTINEL = "let sentinel = no_such_name_anywhere\n"
+
+
+def examples_folder(tmp_path):
+    """The examples in a folder of their own, with a sentinel file whose one error shows the folder was analysed."""
+    project = tmp_path / "examples"
+    project.mkdir()
+    for example in EXAMPLES:
+        shutil.copy(example, project / example.name)
+    (project / "zz_sentinel.tax").write_text(SENTINEL)
+    return project
+
+
 def environment(tmp_path):
     return {
         "PATH": path_with_taxpro(),
@@ -52,13 +68,14 @@ def environment(tmp_path):
     }
 
 
-def neovim_session(binary, scenario, tmp_path):
-    project = folder(tmp_path)
+def neovim_session(binary, scenario, tmp_path, project=None):
+    project = project or folder(tmp_path)
     out = tmp_path / f"nvim-{scenario}.json"
     proc = run(
         [binary, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", f"luafile {HERE / 'nvim_session.lua'}"],
         env={**environment(tmp_path), "CHECK_PKG": str(EDITORS / "nvim"), "CHECK_DIR": str(project),
-             "CHECK_SCENARIO": scenario, "CHECK_OUT": str(out), "CHECK_TIMEOUT": str(TIMEOUT_SECONDS * 1000)},
+             "CHECK_SCENARIO": scenario, "CHECK_OUT": str(out), "CHECK_TIMEOUT": str(TIMEOUT_SECONDS * 1000),
+             "CHECK_FILES": ":".join(example.name for example in EXAMPLES)},
         cwd=project, timeout=6 * TIMEOUT_SECONDS,
     )
     assert out.exists(), f"nvim wrote no result:\n{proc.stdout}\n{proc.stderr}"
@@ -67,8 +84,8 @@ def neovim_session(binary, scenario, tmp_path):
     return data, project
 
 
-def emacs_session(scenario, tmp_path):
-    project = folder(tmp_path)
+def emacs_session(scenario, tmp_path, project=None):
+    project = project or folder(tmp_path)
     mode_dir = tmp_path / "mode"
     mode_dir.mkdir()
     shutil.copy(EDITORS / "emacs" / "taxpro-mode.el", mode_dir)
@@ -76,7 +93,8 @@ def emacs_session(scenario, tmp_path):
     proc = run(
         ["emacs", "-batch", "-l", HERE / "emacs_session.el"],
         env={**environment(tmp_path), "CHECK_MODE_DIR": str(mode_dir), "CHECK_DIR": str(project),
-             "CHECK_SCENARIO": scenario, "CHECK_OUT": str(out), "CHECK_TIMEOUT": str(TIMEOUT_SECONDS)},
+             "CHECK_SCENARIO": scenario, "CHECK_OUT": str(out), "CHECK_TIMEOUT": str(TIMEOUT_SECONDS),
+             "CHECK_FILES": ":".join(example.name for example in EXAMPLES)},
         cwd=project, timeout=6 * TIMEOUT_SECONDS,
     )
     assert out.exists(), f"emacs wrote no result:\n{proc.stdout}\n{proc.stderr}"
@@ -179,6 +197,15 @@ def test_neovim_features_after_a_mistake(neovim, tmp_path):
     assert_recovered(data)
 
 
+def test_neovim_every_example_shows_no_error(neovim, tmp_path):
+    binary, _ = neovim
+    data, _ = neovim_session(binary, "examples", tmp_path, project=examples_folder(tmp_path))
+    assert data["sentinel"], "the sentinel's error never arrived: the folder was not analysed"
+    assert sorted(data["examples"]) == [example.name for example in EXAMPLES]
+    for name, found in data["examples"].items():
+        assert errors(found, "severity", 1) == [], (name, found)
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Emacs + Eglot
 
@@ -207,3 +234,11 @@ def test_emacs_set_year_to_nil_goes_back_to_the_latest_year(tmp_path):
 def test_emacs_features_after_a_mistake(tmp_path):
     data, _ = emacs_session("recovery", tmp_path)
     assert_recovered(data)
+
+
+def test_emacs_every_example_shows_no_error(tmp_path):
+    data, _ = emacs_session("examples", tmp_path, project=examples_folder(tmp_path))
+    assert data["sentinel"], "the sentinel's error never arrived: the folder was not analysed"
+    assert sorted(data["examples"]) == [example.name for example in EXAMPLES]
+    for name, found in data["examples"].items():
+        assert [d for d in found if d["type"].endswith("error")] == [], (name, found)
