@@ -23,6 +23,10 @@ def test_a_new_province_missing_a_parameter(taxpro, tmp_path):
         "    credit_rate = 10%\n"
         "    dtc_eligible = 10%\n"
         "    dtc_noneligible = 2%\n"
+        "    age_amount = $5,000\n"
+        "    age_amount_threshold = $40,000\n"
+        "    age_amount_reduction_rate = 15%\n"
+        "    pension_income_amount = $1,000\n"
         "  }\n"
         "  year 2026 {\n"
         "    income_tax = brackets {\n"
@@ -31,6 +35,10 @@ def test_a_new_province_missing_a_parameter(taxpro, tmp_path):
         "    basic_personal_amount = $10,000\n"
         "    dtc_eligible = 10%\n"
         "    dtc_noneligible = 2%\n"
+        "    age_amount = $5,000\n"
+        "    age_amount_threshold = $40,000\n"
+        "    age_amount_reduction_rate = 15%\n"
+        "    pension_income_amount = $1,000\n"
         "  }\n"
         "}\n",
         encoding="utf-8",

@@ -234,7 +234,9 @@ async def test_code_actions_apply_the_fixes(client: LanguageClient):
 
 async def test_code_action_adds_a_missing_province_parameter(client: LanguageClient):
     content = ('province ZZ "Test" {\n  year 2026 {\n    income_tax = brackets { $0 -> 10% }\n'
-               '    basic_personal_amount = $10,000\n    dtc_eligible = 10%\n    dtc_noneligible = 2%\n  }\n}\n')
+               '    basic_personal_amount = $10,000\n    dtc_eligible = 10%\n    dtc_noneligible = 2%\n'
+               '    age_amount = $5,000\n    age_amount_threshold = $40,000\n    age_amount_reduction_rate = 15%\n'
+               '    pension_income_amount = $1,000\n  }\n}\n')
     open_document(client, "zz.tax", content)
     found = await diagnostics(client, "zz.tax", until=lambda d: len(d) == 1)
     assert "does not define 'credit_rate'" in found[0].message
