@@ -59,6 +59,22 @@ def test_the_grid_covers_the_household_inputs():
         assert any(r["income_tax"] == 0 for r in returns)
         assert any(r["balance"] < 0 for r in returns)
         assert any(r["oas_recovery"] > 0 for r in returns)
+        # Low incomes and seniors reach the parts of the provincial forms that depend on them: each jurisdiction's
+        # age amount and pension income amount, the low-income reductions, Manitoba's family tax benefit and
+        # Quebec's deduction for workers.
+        for code in grid.PROVINCES:
+            mine = [h for h in households if h.province == code]
+            assert any(ref.provincial_age_amount(f, ref.tax_return(f, h)["net_income"], h.age, code) > 0
+                       for h in mine), (year, code)
+            assert any(h.age >= 65 and 0 < h.pension_income for h in mine), (year, code)
+        for code in ("BC", "NS", "NB", "NL", "PE"):  # (Ontario's reduction depends on the tax, not the income)
+            reduced = [h for h in households if h.province == code and 0 < ref.provincial_reduction(
+                f, Fraction(10**6), ref.tax_return(f, h)["net_income"], code)]
+            assert len(reduced) >= 10, (year, code, len(reduced))
+        assert sum(1 for h in households if h.province == "MB"
+                   and ref.manitoba_family_tax_benefit(f, ref.tax_return(f, h)["net_income"], h.age) > 0) >= 10
+        assert any(r["quebec_workers_deduction"] > 0 for r in returns)
+        assert sum(1 for r in returns if 0 < r["income_tax"] < 1_000) >= 100
 
 
 # The examples of issue 14: the expression, the year, and the figure worked by hand in data/NOTES.md.

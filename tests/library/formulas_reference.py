@@ -190,6 +190,45 @@ def ontario_health_premium(f: Figures, income: Fraction) -> Fraction:
     return premium
 
 
+def reduced_amount(amount: Fraction, income: Fraction, threshold: Fraction, rate: Fraction) -> Fraction:
+    """The amount less `rate` of the income above the threshold (rounded to the cent), not below zero."""
+    return max(ZERO, amount - cents(rate * max(ZERO, income - threshold)))
+
+
+def provincial_age_amount(f: Figures, net_income: Fraction, age: int, code: str) -> Fraction:
+    """Line 58080 of Form 428 (for Quebec: the TP-1's age amount, reduced alone)."""
+    if age < 65:
+        return ZERO
+    p = f.prov[code]
+    return reduced_amount(p["age_amount"], net_income, p["age_amount_threshold"], p["age_amount_reduction_rate"])
+
+
+def provincial_pension_amount(f: Figures, pension_income: Fraction, code: str) -> Fraction:
+    return min(pension_income, f.prov[code]["pension_income_amount"])
+
+
+def senior_supplementary_amount(f: Figures, age: int, code: str) -> Fraction:
+    return f.prov["SK"]["senior_supplementary_amount"] if code == "SK" and age >= 65 else ZERO
+
+
+def manitoba_family_tax_benefit(f: Figures, net_income: Fraction, age: int) -> Fraction:
+    mb = f.prov["MB"]
+    amounts = mb["family_tax_benefit_basic"] + (mb["family_tax_benefit_age"] if age >= 65 else ZERO)
+    return max(ZERO, amounts - cents(mb["family_tax_benefit_rate"] * net_income))
+
+
+def provincial_personal_amounts(f: Figures, net_income: Fraction, age: int, pension_income: Fraction,
+                                code: str) -> Fraction:
+    """The age-, pension- and income-tested credit amounts of the province's form (the TP-1's for Quebec)."""
+    if code == "QC":
+        return quebec_senior_amounts(f, net_income, age, pension_income)
+    total = (provincial_age_amount(f, net_income, age, code) + provincial_pension_amount(f, pension_income, code)
+             + senior_supplementary_amount(f, age, code))
+    if code == "MB":
+        total += manitoba_family_tax_benefit(f, net_income, age)
+    return total
+
+
 def provincial_credits(f: Figures, net_income: Fraction, code: str, other_credits: Fraction = ZERO,
                        proposed: bool = False) -> Fraction:
     p = f.prov[code]
@@ -203,16 +242,17 @@ def provincial_credits(f: Figures, net_income: Fraction, code: str, other_credit
 
 
 def provincial_reduction(f: Figures, tax: Fraction, net_income: Fraction, code: str) -> Fraction:
-    """The Ontario tax reduction, the BC tax reduction credit and the Nova Scotia low-income tax reduction."""
+    """The Ontario tax reduction, the BC tax reduction credit and the low-income tax reductions of Nova Scotia, New
+    Brunswick, Newfoundland and Labrador and Prince Edward Island."""
     p = f.prov[code]
     if code == "ON":
         available = max(ZERO, 2 * p["tax_reduction_basic"] - tax)
     elif code == "BC":
         available = max(ZERO, p["tax_reduction_maximum"]
                         - cents(p["tax_reduction_rate"] * max(ZERO, net_income - p["tax_reduction_threshold"])))
-    elif code == "NS":
-        available = max(ZERO, p["low_income_reduction_maximum"] - cents(
-            p["low_income_reduction_rate"] * max(ZERO, net_income - p["low_income_reduction_threshold"])))
+    elif code in ("NS", "NB", "NL", "PE"):
+        available = reduced_amount(p["low_income_reduction_maximum"], net_income, p["low_income_reduction_threshold"],
+                                   p["low_income_reduction_rate"])
     else:
         available = ZERO
     return min(tax, available)
@@ -227,10 +267,12 @@ def ontario_lift(f: Figures, employment_income: Fraction, net_income: Fraction) 
 
 def provincial_tax(f: Figures, income: Fraction, code: str, net_income: Fraction | None = None,
                    other_credits: Fraction = ZERO, dividend_credit: Fraction = ZERO,
-                   employment_income: Fraction = ZERO, proposed: bool = False) -> Fraction:
+                   employment_income: Fraction = ZERO, proposed: bool = False, age: int = 40,
+                   pension_income: Fraction = ZERO) -> Fraction:
     net = income if net_income is None else net_income
     table = f.proposed_brackets["BC"] if proposed and code == "BC" else f.brackets[code]
-    basic = max(ZERO, bracket_tax(table, income) - provincial_credits(f, net, code, other_credits, proposed))
+    amounts = other_credits + provincial_personal_amounts(f, net, age, pension_income, code)
+    basic = max(ZERO, bracket_tax(table, income) - provincial_credits(f, net, code, amounts, proposed))
     surtax = ontario_surtax(f, basic) if code == "ON" else ZERO
     after_dividend_credit = max(ZERO, basic + surtax - dividend_credit)
     reduction = provincial_reduction(f, after_dividend_credit, net, code)
@@ -241,9 +283,14 @@ def provincial_tax(f: Figures, income: Fraction, code: str, net_income: Fraction
 
 def combined_tax(f: Figures, income: Fraction, code: str = "ON", net_income: Fraction | None = None,
                  other_credits: Fraction = ZERO, dividend_credit: Fraction = ZERO,
-                 provincial_dividend_credit: Fraction = ZERO, proposed: bool = False) -> Fraction:
-    return (federal_tax(f, income, code, net_income=net_income, other_credits=other_credits, dividend_credit=dividend_credit)
-            + provincial_tax(f, income, code, net_income, other_credits, provincial_dividend_credit, proposed=proposed))
+                 provincial_dividend_credit: Fraction = ZERO, proposed: bool = False, age: int = 40,
+                 pension_income: Fraction = ZERO) -> Fraction:
+    net = income if net_income is None else net_income
+    federal_amounts = other_credits + federal_age_amount(f, net, age) + federal_pension_amount(f, pension_income)
+    return (federal_tax(f, income, code, net_income=net_income, other_credits=federal_amounts,
+                        dividend_credit=dividend_credit)
+            + provincial_tax(f, income, code, net_income, other_credits, provincial_dividend_credit, proposed=proposed,
+                             age=age, pension_income=pension_income))
 
 
 def combined_marginal_rate(f: Figures, income: Fraction, code: str = "ON") -> Fraction:
@@ -405,9 +452,15 @@ def oas_recovery_tax(f: Figures, net_income: Fraction, age: int = 65, received: 
 def quebec_senior_amounts(f: Figures, net_income: Fraction, age: int, retirement_income: Fraction) -> Fraction:
     qc = f.prov["QC"]
     age_part = qc["age_amount"] if age >= 65 else ZERO
-    retirement_part = min(retirement_income, qc["retirement_income_amount"])
-    reduction = cents(qc["senior_amounts_reduction_rate"] * max(ZERO, net_income - qc["senior_amounts_reduction_threshold"]))
-    return max(ZERO, age_part + retirement_part - reduction)
+    retirement_part = min(retirement_income, qc["pension_income_amount"])
+    return reduced_amount(age_part + retirement_part, net_income, qc["age_amount_threshold"],
+                          qc["age_amount_reduction_rate"])
+
+
+def quebec_deduction_for_workers(f: Figures, employment_income: Fraction) -> Fraction:
+    """TP-1 line 201: a share of employment income, up to a maximum; deducted on the Quebec return only."""
+    qc = f.prov["QC"]
+    return min(cents(qc["workers_deduction_rate"] * employment_income), qc["workers_deduction_maximum"])
 
 
 def quebec_income_tax(f: Figures, income: Fraction, net_income: Fraction, age: int, retirement_income: Fraction,
@@ -439,7 +492,7 @@ class Household:
 RETURN_LINES = ("balance", "total_income", "net_income", "taxable_income", "federal_tax", "quebec_abatement",
                 "provincial_tax", "cpp_qpp_contributions", "ei_premiums", "qpip_premiums", "oas_recovery",
                 "income_tax", "total_payable", "after_tax_income", "enhanced_contributions",
-                "net_income_before_adjustments")
+                "net_income_before_adjustments", "quebec_workers_deduction")
 
 
 def tax_return(f: Figures, h: Household) -> dict[str, Fraction]:
@@ -469,11 +522,15 @@ def tax_return(f: Figures, h: Household) -> dict[str, Fraction]:
     out["federal_tax"] = basic_federal_tax(f, net, net, federal_amounts, federal_dividend)
     out["quebec_abatement"] = cents(f.fed["quebec_abatement_rate"] * out["federal_tax"]) if code == "QC" else ZERO
     provincial_dividend = provincial_dtc(f, h.eligible_dividends, code, True) + provincial_dtc(f, h.other_dividends, code, False)
+    out["quebec_workers_deduction"] = quebec_deduction_for_workers(f, emp) if code == "QC" else ZERO
     if code == "QC":
-        out["provincial_tax"] = quebec_income_tax(f, net, net, h.age, h.pension_income, provincial_dividend)
+        quebec_net = max(ZERO, net - out["quebec_workers_deduction"])
+        out["provincial_tax"] = quebec_income_tax(f, quebec_net, quebec_net, h.age, h.pension_income,
+                                                  provincial_dividend)
     else:
         provincial_amounts = base + out["ei_premiums"] + (employment_amount(f, emp) if code == "YT" else ZERO)
-        out["provincial_tax"] = provincial_tax(f, net, code, net, provincial_amounts, provincial_dividend, emp, h.proposed)
+        out["provincial_tax"] = provincial_tax(f, net, code, net, provincial_amounts, provincial_dividend, emp, h.proposed,
+                                               age=h.age, pension_income=h.pension_income)
     out["income_tax"] = out["federal_tax"] - out["quebec_abatement"] + out["provincial_tax"]
     out["total_payable"] = out["federal_tax"] + out["provincial_tax"] + recovery
     out["balance"] = out["total_payable"] - out["quebec_abatement"] - h.tax_deducted

@@ -33,11 +33,14 @@ import formulas_reference as ref  # noqa: E402
 PROVINCES = ("AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT")
 HOUSEHOLDS_PER_PROVINCE = 200  # per year: 13 × 200 × 2 years = 5,200 households
 
-# Where the return changes: zero, the CPP basic exemption, low incomes where the reductions and LIFT phase out,
-# the YMPE and YAMPE of both years, EI's and QPIP's ceilings, the OAS threshold, the BPA phase-down, high incomes.
-EMPLOYMENT = ("0", "1000", "3500", "9999.99", "15000", "18000", "20000", "25020", "30000", "32500", "40000",
-              "45522", "50000", "60000", "65700", "68900", "71300", "74600", "81200", "85000", "98000", "103000",
-              "120000", "177882", "200000", "253414", "300000", "1000000")
+# Where the return changes: zero, the CPP basic exemption, low incomes where the reductions and LIFT phase out
+# (Ontario, British Columbia, Nova Scotia, New Brunswick, Newfoundland and Labrador, Prince Edward Island, Manitoba's
+# family tax benefit, Quebec's deduction for workers), the YMPE and YAMPE of both years, EI's and QPIP's ceilings,
+# the age amount thresholds, the OAS threshold, the BPA phase-down, high incomes.
+EMPLOYMENT = ("0", "1000", "3500", "9999.99", "15000", "18000", "20000", "21919", "22250", "22944", "23666.67",
+              "23928", "25020", "29250", "30000", "30159", "32500", "40000", "43062", "45522", "50000", "60000",
+              "65700", "68900", "71300", "74600", "81200", "85000", "98000", "103000", "120000", "177882", "200000",
+              "253414", "300000", "1000000")
 AGES = (19, 30, 40, 64, 65, 66, 70, 74, 75, 80, 90)
 
 EXPRESSION = (
@@ -72,6 +75,13 @@ def households(year: str) -> list[ref.Household]:
             employment = Fraction(ref.fr(rng.choice(EMPLOYMENT))) if typical else money(rng, 260_000)
             age = rng.choice(AGES)
             retired = age >= 60
+            if i % 5 == 1:
+                # A low-income senior: a small pension, a little interest, the default OAS, no salary.
+                out.append(ref.Household(
+                    province=code, age=rng.choice(AGES[4:]), pension_income=money(rng, 30_000),
+                    interest=sometimes(rng, 0.5, money(rng, 5_000)),
+                    tax_deducted=sometimes(rng, 0.3, money(rng, 3_000))))
+                continue
             h = ref.Household(
                 employment_income=sometimes(rng, 0.35 if retired else 0.9, employment),
                 province=code,

@@ -395,7 +395,7 @@ def code_year_name(code, year, name):
 
 def test_every_csv_row_is_transcribed(library, csv_rows):
     expected = expected_parameters(csv_rows)
-    assert len(csv_rows) == 428
+    assert len(csv_rows) == 554
     for (code, year), params in expected.items():
         assert (code, year) in library.params, f"{code} {year} is missing from the library"
         have = library.params[(code, year)]
@@ -536,6 +536,13 @@ def test_csv_internal_consistency(csv_rows):
         assert [b.threshold for b in yt[1:4]] == [b.threshold for b in fed[1:4]]
         assert v[("YT", year, "basic_personal_amount", "")] == g("basic_personal_amount")
         assert v[("YT", year, "basic_personal_amount_min", "")] == g("basic_personal_amount_min")
+        # Yukon's age and pension income amounts are the federal ones; everywhere but Quebec (18.75%, by family
+        # income) the age amount shrinks by 15%.
+        for name in ("age_amount", "age_amount_threshold", "pension_income_amount"):
+            assert v[("YT", year, name, "")] == g(name), (year, name)
+        for code in PROVINCES:
+            rate = v[(code, year, "age_amount_reduction_rate", "")]
+            assert rate == (Decimal("0.1875") if code == "QC" else Decimal("0.15")), (code, year)
         # The credit rate is the lowest bracket rate everywhere.
         for code in ("FED",) + PROVINCES:
             assert v[(code, year, "credit_rate", "")] == tables[(code, year)][0].rate, (code, year)

@@ -40,14 +40,16 @@ ADAPTERS = {
     "federal_tax": lambda f, income, province="ON", net_income=None, other_credits=Z, dividend_credit=Z: ref.federal_tax(
         f, income, province, net_income=net_income, other_credits=other_credits, dividend_credit=dividend_credit),
     "provincial_tax": lambda f, income, province="ON", net_income=None, other_credits=Z, dividend_credit=Z,
-    employment_income=Z, proposed=False: ref.provincial_tax(
-        f, income, province, net_income, other_credits, dividend_credit, employment_income, proposed),
+    employment_income=Z, proposed=False, age=40, pension_income=Z: ref.provincial_tax(
+        f, income, province, net_income, other_credits, dividend_credit, employment_income, proposed, age,
+        pension_income),
     "provincial_tax_reduction": lambda f, tax, net_income, province="ON": ref.provincial_reduction(
         f, tax, net_income, province),
     "ontario_lift_credit": lambda f, employment_income, net_income: ref.ontario_lift(f, employment_income, net_income),
     "combined_tax": lambda f, income, province="ON", net_income=None, other_credits=Z, dividend_credit=Z,
-    provincial_dividend_credit=Z, proposed=False: ref.combined_tax(
-        f, income, province, net_income, other_credits, dividend_credit, provincial_dividend_credit, proposed),
+    provincial_dividend_credit=Z, proposed=False, age=40, pension_income=Z: ref.combined_tax(
+        f, income, province, net_income, other_credits, dividend_credit, provincial_dividend_credit, proposed, age,
+        pension_income),
     "combined_marginal_rate": lambda f, income, province="ON": ref.combined_marginal_rate(f, income, province),
     "combined_average_rate": lambda f, income, province="ON": (
         ref.combined_tax(f, income, province) / income if income > 0 else Z),
@@ -92,6 +94,16 @@ ADAPTERS = {
     "oas_after_recovery": lambda f, net_income, age=65, oas_received=None: (
         (oas_received if oas_received is not None else ref.oas_maximum_pension(f, age))
         - ref.oas_recovery_tax(f, net_income, age, oas_received)),
+    "reduced_amount": lambda f, amount, income, threshold, rate: ref.reduced_amount(amount, income, threshold, rate),
+    "provincial_age_amount": lambda f, net_income, age=65, province="ON": ref.provincial_age_amount(
+        f, net_income, age, province),
+    "provincial_pension_income_amount": lambda f, pension_income, province="ON": ref.provincial_pension_amount(
+        f, pension_income, province),
+    "senior_supplementary_amount": lambda f, age=65, province="SK": ref.senior_supplementary_amount(f, age, province),
+    "manitoba_family_tax_benefit": lambda f, net_income, age=40: ref.manitoba_family_tax_benefit(f, net_income, age),
+    "provincial_personal_amounts": lambda f, net_income, age=40, pension_income=Z, province="ON": (
+        ref.provincial_personal_amounts(f, net_income, age, pension_income, province)),
+    "quebec_deduction_for_workers": lambda f, employment_income: ref.quebec_deduction_for_workers(f, employment_income),
     "quebec_senior_amounts": lambda f, net_income, age=65, retirement_income=Z: ref.quebec_senior_amounts(
         f, net_income, age, retirement_income),
     "quebec_income_tax": lambda f, income, net_income=None, age=40, retirement_income=Z, dividend_credit=Z: (
