@@ -21,7 +21,7 @@ final class Analysis: Sendable {
     let outcomes = TestRunner.run(program, year: year, files: Set(testFiles), limits: InlayHints.limits)
     for outcome in outcomes {
       // A test with errors is already reported by the errors themselves.
-      for failure in outcome.failures where failure.code != "test-has-errors" {
+      for failure in outcome.failures where failure.code != .testHasErrors {
         byFile[failure.span.file, default: []].append(failure)
       }
     }

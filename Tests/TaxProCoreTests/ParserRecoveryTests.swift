@@ -93,7 +93,7 @@ import Testing
     let text = "tax(ON.income_tax, $85,000 == $1 +\n\ntest \"t\" {\n  $1 == $1\n}\n"
     let tree = Self.parse(text)
     let plus = text.utf8.firstIndex(of: UInt8(ascii: "+")).map { text.utf8.distance(from: text.utf8.startIndex, to: $0) }
-    let syntax = tree.diagnostics.filter { $0.code == "syntax" }
+    let syntax = tree.diagnostics.filter { $0.code == .syntax }
     #expect(syntax.count == 1)
     #expect(syntax.first?.span.start == plus)
     #expect(syntax.first?.message == "expected an expression after '+' at the end of the line")
@@ -118,7 +118,7 @@ import Testing
       let result = source.lineColumn(of: formula.result.span.start)
       #expect(result.line == 4 && result.column == 3, "\(ending.debugDescription): \(result)")
       // `-s` at the left margin starts a statement (a top-level expression), as after "\n".
-      #expect(tree.diagnostics.map(\.code) == ["top-level-expression"], "\(ending.debugDescription)")
+      #expect(tree.diagnostics.map(\.code) == [.topLevelExpression], "\(ending.debugDescription)")
     }
   }
 

@@ -157,7 +157,7 @@ struct ParserRecoveryAfterDepthTests {
         return nil
       }
       #expect(names == ["g"], "\(block.prefix(30))")
-      #expect(tree.diagnostics.map(\.code) == ["too-deep"], "\(block.prefix(30))")
+      #expect(tree.diagnostics.map(\.code) == [.tooDeep], "\(block.prefix(30))")
     }
   }
 }

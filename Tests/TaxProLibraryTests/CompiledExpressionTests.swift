@@ -196,7 +196,7 @@ import TestSupport
       let expected = Self.run(walker, typed, row)
       let result = Self.run(compiled, row)
       #expect(Self.same(result, expected), "\(result) against \(expected)")
-      if cancelled, case .failure(let error) = result { #expect(error.diagnostic.code == "cancelled") }
+      if cancelled, case .failure(let error) = result { #expect(error.diagnostic.code == .cancelled) }
     }
   }
 

@@ -31,7 +31,7 @@ import Testing
   @Test func anErrorThenAWorkingLine() throws {
     let repl = try REPLHarness(lines: ["1200 + $5", "$1 + $2"])
     repl.run()
-    #expect(repl.errors.contains("error: cannot add Number and Money"))
+    #expect(repl.errors.contains("error[type-mismatch]: cannot add Number and Money"))
     #expect(repl.errors.contains("did you mean '$1200'?"))
     #expect(repl.errors.contains("<input>:1:1"))
     #expect(repl.text.hasSuffix("$3.00\n"))
@@ -49,7 +49,7 @@ import Testing
   @Test func blankContinuationLineDropsTheUnfinishedInput() throws {
     let repl = try REPLHarness(lines: ["(1 +", "", "5"])
     repl.run()
-    #expect(repl.errors.contains("error:"))
+    #expect(repl.errors.contains("error[syntax]:"))
     #expect(repl.text.contains("the unfinished input was dropped"))
     #expect(repl.text.hasSuffix("5\n"))
   }
@@ -120,7 +120,7 @@ import Testing
     let coloured = try REPLHarness(lines: ["1", "$1 * $1"], color: true)
     coloured.run()
     #expect(coloured.text.contains("\u{1B}[1m1\u{1B}[0m"))
-    #expect(coloured.errors.contains("\u{1B}[1;31merror:"))
+    #expect(coloured.errors.contains("\u{1B}[1;31merror[type-mismatch]:"))
     #expect(coloured.editor.prompts.first?.text == "\u{1B}[1;32mtaxpro>\u{1B}[0m ")
   }
 

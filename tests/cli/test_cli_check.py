@@ -45,9 +45,9 @@ def test_a_new_province_missing_a_parameter(taxpro, tmp_path):
     )
     result = taxpro.run("check", str(path))
     assert result.returncode == 1
-    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    errors = [line for line in result.stderr.splitlines() if ": error[missing-parameter]: " in line]
     assert len(errors) == 1, result.stderr
-    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error: ", errors[0])
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: error\[missing-parameter\]: ", errors[0])
     assert "ZZ" in errors[0] and "2026" in errors[0] and "credit_rate" in errors[0]
     assert "2025" not in errors[0]
 
@@ -75,7 +75,7 @@ def test_a_library_file_edited_in_a_copy_of_the_library(taxpro, tmp_path):
 
     result = taxpro.run("check", str(copy))
     assert result.returncode == 1
-    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    errors = [line for line in result.stderr.splitlines() if ": error[missing-parameter]: " in line]
     assert len(errors) == 1, result.stderr
     assert errors[0].startswith(f"{copy}:")
     assert "ON" in errors[0] and "2026" in errors[0] and "credit_rate" in errors[0]

@@ -48,7 +48,7 @@ def test_a_failure_is_reported_with_location_and_values(taxpro, tmp_path):
     result = taxpro.run("test", str(path))
     assert result.returncode == 1
     out = result.stdout
-    assert f"{path}:7:3: error: test 'fails' failed" in out
+    assert f"{path}:7:3: error[test-failed]: test 'fails' failed" in out
     assert "tax(ON.income_tax, $85,000) == $5,609.18" in out
     assert re.search(r"left side:\s+\$5,609\.17", out)
     assert re.search(r"right side:\s+\$5,609\.18", out)

@@ -46,7 +46,7 @@ def test_eval_errors_are_diagnostics(run, expression, message, hint):
     result = run("eval", expression)
     assert result.returncode == 1
     assert result.stdout == ""
-    assert re.match(r"<expr>:1:\d+: error: ", result.stderr), result.stderr
+    assert re.match(r"<expr>:1:\d+: error\[[a-z-]+\]: ", result.stderr), result.stderr
     assert message in result.stderr
     if hint:
         assert hint in result.stderr
@@ -66,7 +66,7 @@ def test_check_reports_every_mistake_with_locations(run, tmp_path):
         "let d = unknown_name\n")
     result = run("check", str(path), "--no-color")
     assert result.returncode == 1
-    locations = re.findall(rf"^{re.escape(str(path))}:(\d+):(\d+): error:", result.stderr, re.M)
+    locations = re.findall(rf"^{re.escape(str(path))}:(\d+):(\d+): error\[[a-z-]+\]:", result.stderr, re.M)
     lines = sorted({int(line) for line, _ in locations})
     assert lines == [1, 4, 5] or len(lines) >= 3, result.stderr
     assert "cannot multiply Money by Money" in result.stderr

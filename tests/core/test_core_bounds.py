@@ -23,7 +23,7 @@ def test_a_50_megabyte_file_with_an_error_at_its_end(run, tmp_path):
     path.write_text("let ok = 1\n" + comment * (50 * MEGABYTE // len(comment)) + "let bad = $1,23\n")
     result = run("check", str(path))
     assert result.returncode == 1
-    assert f"{path}:{50 * MEGABYTE // len(comment) + 2}:11: error: commas in an amount" in result.stderr
+    assert f"{path}:{50 * MEGABYTE // len(comment) + 2}:11: error[malformed-money]: commas in an amount" in result.stderr
 
 
 @pytest.mark.parametrize("expression", [

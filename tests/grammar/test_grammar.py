@@ -39,7 +39,7 @@ def swift_verdicts(paths):
                             capture_output=True, text=True, timeout=300)
     rejected = set()
     for line in result.stderr.splitlines():
-        match = re.match(r"^(.*?):\d+:\d+: error:", line)
+        match = re.match(r"^(.*?):\d+:\d+: error\[[a-z-]+\]:", line)
         if match:
             rejected.add(match.group(1))
     return {str(path): str(path) not in rejected for path in paths}

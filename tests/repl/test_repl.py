@@ -111,7 +111,7 @@ def test_let(home: Path) -> None:
 def test_an_error_then_a_working_line(home: Path) -> None:
     child = spawn(home)
     enter(child, "1200 + $5")
-    child.expect("error: cannot add Number and Money")
+    child.expect(r"error\[type-mismatch\]: cannot add Number and Money")
     child.expect(r"did you mean '\$1200'\?")
     child.expect(PROMPT)
     enter(child, "$1 + $2")

@@ -52,37 +52,31 @@ public struct DiagnosticNote: Hashable, Sendable {
 }
 
 /// A problem found in user input. Diagnostics are collected, never thrown: every phase keeps going after one.
+///
+/// Its code and message come from the catalogue (`DiagnosticCode`, `DiagnosticMessage`); its severity is the code's.
 public struct Diagnostic: Hashable, Sendable {
   public var severity: Severity
   /// A stable identifier (`unknown-name`, `type-mismatch`, …) that tools and tests can rely on.
-  public var code: String
+  public var code: DiagnosticCode
   public var message: String
   public var span: Span
   public var notes: [DiagnosticNote]
   public var fixes: [Fix]
 
-  public init(
-    _ severity: Severity, code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = [],
-    fixes: [Fix] = []
-  ) {
-    self.severity = severity
-    self.code = code
-    self.message = message
+  public init(_ message: DiagnosticMessage, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []) {
+    self.severity = message.code.severity
+    self.code = message.code
+    self.message = message.text
     self.span = span
     self.notes = notes
     self.fixes = fixes
   }
 
+  /// The same as `init`; reads well where an array of diagnostics is built (`[.error(.divisionByZero, at: span)]`).
   public static func error(
-    _ code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []
+    _ message: DiagnosticMessage, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []
   ) -> Diagnostic {
-    Diagnostic(.error, code: code, message, at: span, notes: notes, fixes: fixes)
-  }
-
-  public static func warning(
-    _ code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []
-  ) -> Diagnostic {
-    Diagnostic(.warning, code: code, message, at: span, notes: notes, fixes: fixes)
+    Diagnostic(message, at: span, notes: notes, fixes: fixes)
   }
 }
 

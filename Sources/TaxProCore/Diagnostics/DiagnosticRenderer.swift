@@ -3,7 +3,8 @@ public enum TextRole: Sendable {
   case error, warning, information, note, help, location, gutter, marker, emphasis, plain
 }
 
-/// Renders diagnostics as compilers do: `FILE:LINE:COL: error: MESSAGE`, the source line, a caret underline, then notes.
+/// Renders diagnostics as compilers do: `FILE:LINE:COL: error[CODE]: MESSAGE`, the source line, a caret underline, then
+/// notes. The code (`type-mismatch`) is what `docs/LANGUAGE.md` lists, with an example of each.
 ///
 /// The core only produces text; `style` decides how each role looks (ANSI colours in a terminal, nothing elsewhere).
 public struct DiagnosticRenderer: Sendable {
@@ -34,7 +35,7 @@ public struct DiagnosticRenderer: Sendable {
       case .information: .information
       }
     var output = style(location(diagnostic.span) + ":", .location) + " "
-    output += style(diagnostic.severity.rawValue + ":", severityRole) + " "
+    output += style("\(diagnostic.severity.rawValue)[\(diagnostic.code.rawValue)]:", severityRole) + " "
     output += style(diagnostic.message, .emphasis) + "\n"
     let gutterWidth = gutter(for: [diagnostic.span] + diagnostic.notes.compactMap(\.span))
     output += snippet(diagnostic.span, gutterWidth: gutterWidth, role: severityRole)

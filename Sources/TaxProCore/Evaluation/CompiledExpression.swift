@@ -66,20 +66,19 @@ struct Machine {
   }
 
   @inline(never) func stepLimit(_ span: Span) -> RuntimeError {
-    evaluator.fail("step-limit", "the evaluation took more than \(maxSteps) steps and was stopped", at: span)
+    evaluator.fail(.stepLimit(maxSteps), at: span)
   }
 
   @inline(never) func cancelled(_ span: Span) -> RuntimeError {
-    evaluator.fail("cancelled", "the evaluation was cancelled", at: span)
+    evaluator.fail(.evaluationCancelled, at: span)
   }
 
   @inline(never) func depthLimit(_ span: Span) -> RuntimeError {
-    evaluator.fail(
-      "depth-limit", "the evaluation went more than \(maxDepth) levels deep and was stopped", at: span)
+    evaluator.fail(.depthLimit(maxDepth), at: span)
   }
 
   @inline(never) func internalError(_ message: String, _ span: Span) -> RuntimeError {
-    evaluator.fail("internal", message, at: span)
+    evaluator.fail(.internalError(message), at: span)
   }
 
   @inline(never) func arithmeticFailure(_ error: ArithmeticError, _ span: Span) -> RuntimeError {

@@ -84,7 +84,7 @@ final class WalkNode: Node {
 final class InvalidNode: Node {
   override func run(_ machine: inout Machine) throws(RuntimeError) -> Value {
     try machine.enter(span)
-    throw machine.evaluator.fail("has-errors", "this expression has errors and cannot be evaluated", at: span)
+    throw machine.evaluator.fail(.expressionHasErrors, at: span)
   }
 }
 
@@ -525,7 +525,7 @@ final class BracketFunctionNode: Node {
     _ builtin: Builtin, _ tableValue: Value, _ amountValue: Value, _ evaluator: Evaluator, _ span: Span
   ) throws(RuntimeError) -> Value {
     guard case .brackets(let table) = tableValue, case .money(let amount) = amountValue else {
-      throw evaluator.fail("internal", "'\(builtin.name)' expected a bracket table and an amount", at: span)
+      throw evaluator.fail(.internalError("'\(builtin.name)' expected a bracket table and an amount"), at: span)
     }
     do throws(ArithmeticError) {
       let result = try BracketMath.value(of: builtin, table, amount: amount)
@@ -583,7 +583,7 @@ final class CallNode: Node {
     let evaluator = machine.evaluator
     if formula.hasErrors {
       throw evaluator.fail(
-        "has-errors", "'\(formula.name)' has errors and cannot be run", at: span,
+        .formulaHasErrors(formula.name), at: span,
         notes: [DiagnosticNote(.note, "defined here", span: formula.nameSpan)])
     }
     let body = target.body
@@ -600,7 +600,7 @@ final class CallNode: Node {
         swap(&machine.frame, &frame)
         valueSpan = span
       } else {
-        throw evaluator.fail("missing-argument", "missing argument '\(parameter.name)'", at: span)
+        throw evaluator.fail(.missingArgumentAtRun(parameter.name), at: span)
       }
       if parameter.lower != nil || parameter.upper != nil {
         let name = formula.name

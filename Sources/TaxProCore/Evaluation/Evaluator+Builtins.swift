@@ -4,7 +4,7 @@ extension Evaluator {
   ) throws(RuntimeError) -> Value {
     func number(_ index: Int) throws(RuntimeError) -> ExactDecimal {
       guard index < values.count, let decimal = values[index].decimal else {
-        throw fail("internal", "'\(builtin.name)' expected a number", at: span)
+        throw fail(.internalError("'\(builtin.name)' expected a number"), at: span)
       }
       return decimal
     }
@@ -25,7 +25,7 @@ extension Evaluator {
         let requested = try number(1)
         guard let whole = requested.intValue, whole >= -20, whole <= 20 else {
           throw fail(
-            "out-of-range", "the number of places must be a whole number from -20 to 20, but it is \(ValueFormatter.format(values[1]))",
+            .placesOutOfRange(ValueFormatter.format(values[1])),
             at: arguments[1].span)
         }
         places = whole
@@ -42,14 +42,13 @@ extension Evaluator {
       let high = try number(2)
       if low > high {
         throw fail(
-          "out-of-range",
-          "clamp's lowest value \(ValueFormatter.format(values[1])) is above its highest \(ValueFormatter.format(values[2]))",
+          .clampReversed(low: ValueFormatter.format(values[1]), high: ValueFormatter.format(values[2])),
           at: span)
       }
       result = value < low ? values[1] : (value > high ? values[2] : values[0])
     case .tax, .marginalRate, .averageRate:
       guard case .brackets(let table) = values[0], case .money(let amount) = values[1] else {
-        throw fail("internal", "'\(builtin.name)' expected a bracket table and an amount", at: span)
+        throw fail(.internalError("'\(builtin.name)' expected a bracket table and an amount"), at: span)
       }
       let computation: BracketComputation
       do {
@@ -76,12 +75,11 @@ extension Evaluator {
       guard case .money(let threshold) = try evaluate(row.threshold, in: &frame),
         case .rate(let rate) = try evaluate(row.rate, in: &frame)
       else {
-        throw fail("internal", "a bracket row must be an amount and a rate", at: row.threshold.span)
+        throw fail(.internalError("a bracket row must be an amount and a rate"), at: row.threshold.span)
       }
       if let previous = values.last, threshold <= previous.threshold {
         throw fail(
-          "unordered-brackets",
-          "bracket thresholds must go up, but \(ValueFormatter.money(threshold)) is not above \(ValueFormatter.money(previous.threshold))",
+          .unorderedBrackets(threshold, after: previous.threshold),
           at: row.threshold.span)
       }
       values.append(BracketRowValue(threshold: threshold, rate: rate))

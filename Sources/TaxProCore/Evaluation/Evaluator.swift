@@ -95,7 +95,7 @@ public final class Evaluator {
   /// Calls a formula with arguments by parameter name; missing ones take their defaults.
   public func call(_ formulaName: String, arguments: [String: Value], at span: Span) throws(RuntimeError) -> Value {
     guard let index = program.formulaIndex[formulaName] else {
-      throw RuntimeError(.error("unknown-name", "unknown formula '\(formulaName)'", at: span))
+      throw RuntimeError(.error(.unknownFormula(formulaName), at: span))
     }
     let formula = program.formulas[index]
     let typedArguments: [TypedExpression?] = formula.parameters.map { parameter in
@@ -104,21 +104,18 @@ public final class Evaluator {
     return try evaluate(TypedExpression(.call(formula: index, arguments: typedArguments), formula.returnType, span))
   }
 
-  func fail(
-    _ code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = []
-  ) -> RuntimeError {
+  func fail(_ message: DiagnosticMessage, at span: Span, notes: [DiagnosticNote] = []) -> RuntimeError {
     var allNotes = notes
     for frame in callStack.reversed().prefix(8) {
       allNotes.append(DiagnosticNote(.note, "in '\(frame.name)', called here", span: frame.span))
     }
-    return RuntimeError(.error(code, message, at: span, notes: allNotes))
+    return RuntimeError(.error(message, at: span, notes: allNotes))
   }
 
   func arithmeticFailure(_ error: ArithmeticError, at span: Span) -> RuntimeError {
     switch error {
-    case .divisionByZero: fail("division-by-zero", "division by zero", at: span)
-    case .overflow:
-      fail("overflow", "the result is too large (TaxPro's numbers stay below 10^100)", at: span)
+    case .divisionByZero: fail(.divisionByZero, at: span)
+    case .overflow: fail(.overflow, at: span)
     }
   }
 
@@ -127,17 +124,15 @@ public final class Evaluator {
   func evaluate(_ expression: TypedExpression, in frame: inout [Value]) throws(RuntimeError) -> Value {
     steps += 1
     if steps > limits.steps {
-      throw fail(
-        "step-limit", "the evaluation took more than \(limits.steps) steps and was stopped", at: expression.span)
+      throw fail(.stepLimit(limits.steps), at: expression.span)
     }
     if steps & 4095 == 0, let isCancelled, isCancelled() {
-      throw fail("cancelled", "the evaluation was cancelled", at: expression.span)
+      throw fail(.evaluationCancelled, at: expression.span)
     }
     depth += 1
     defer { depth -= 1 }
     if depth > limits.depth {
-      throw fail(
-        "depth-limit", "the evaluation went more than \(limits.depth) levels deep and was stopped", at: expression.span)
+      throw fail(.depthLimit(limits.depth), at: expression.span)
     }
     switch expression.kind {
     case .literal(let value):
@@ -150,24 +145,24 @@ public final class Evaluator {
       return try parameter(jurisdiction, name, at: expression.span)
     case .provinceParameter(let object, let name):
       guard case .province(let code) = try evaluate(object, in: &frame) else {
-        throw fail("internal", "expected a province", at: object.span)
+        throw fail(.internalError("expected a province"), at: object.span)
       }
       return try parameter(code, name, at: expression.span)
     case .jurisdictionName(let object):
       if case .federal = object.kind { return .text(program.jurisdictions["federal"]?.fullName ?? "Canada") }
       guard case .province(let code) = try evaluate(object, in: &frame) else {
-        throw fail("internal", "expected a province", at: object.span)
+        throw fail(.internalError("expected a province"), at: object.span)
       }
       return .text(program.jurisdictions[code]?.fullName ?? code)
     case .federal:
-      throw fail("not-a-value", "'federal' is not a value; use one of its parameters", at: expression.span)
+      throw fail(.federalNotAValueAtRun, at: expression.span)
     case .negate(let operand):
       let value = try evaluate(operand, in: &frame)
-      guard let decimal = value.decimal else { throw fail("internal", "expected a number", at: operand.span) }
+      guard let decimal = value.decimal else { throw fail(.internalError("expected a number"), at: operand.span) }
       return Value.numeric(value.type, -decimal)
     case .not(let operand):
       guard case .bool(let flag) = try evaluate(operand, in: &frame) else {
-        throw fail("internal", "expected true or false", at: operand.span)
+        throw fail(.internalError("expected true or false"), at: operand.span)
       }
       return .bool(!flag)
     case .arithmetic(let operation, let left, let right):
@@ -200,7 +195,7 @@ public final class Evaluator {
       recorder?.begin()
       guard case .bool(let taken) = try evaluate(condition, in: &frame) else {
         recorder?.abandon()
-        throw fail("internal", "expected true or false", at: condition.span)
+        throw fail(.internalError("expected true or false"), at: condition.span)
       }
       let value: Value
       do throws(RuntimeError) {
@@ -220,7 +215,7 @@ public final class Evaluator {
       let tableValue = try evaluate(arguments[0], in: &frame)
       let amountValue = try evaluate(arguments[1], in: &frame)
       guard case .brackets(let table) = tableValue, case .money(let amount) = amountValue else {
-        throw fail("internal", "'\(builtin.name)' expected a bracket table and an amount", at: expression.span)
+        throw fail(.internalError("'\(builtin.name)' expected a bracket table and an amount"), at: expression.span)
       }
       do throws(ArithmeticError) {
         let result = try BracketMath.value(of: builtin, table, amount: amount)
@@ -242,7 +237,7 @@ public final class Evaluator {
     case .brackets(let rows):
       return try brackets(rows, in: &frame)
     case .invalid:
-      throw fail("has-errors", "this expression has errors and cannot be evaluated", at: expression.span)
+      throw fail(.expressionHasErrors, at: expression.span)
     }
   }
 
@@ -275,7 +270,7 @@ public final class Evaluator {
     _ operation: ArithmeticOperation, _ left: Value, _ right: Value, type: TaxType, span: Span
   ) throws(RuntimeError) -> Value {
     guard let a = left.decimal, let b = right.decimal else {
-      throw fail("internal", "arithmetic on a value that is not a number", at: span)
+      throw fail(.internalError("arithmetic on a value that is not a number"), at: span)
     }
     do throws(ArithmeticError) {
       return try Self.arithmetic(operation, a, b, type: type)
@@ -330,19 +325,19 @@ public final class Evaluator {
       return cached
     }
     guard let jurisdiction = program.jurisdictions[code] else {
-      throw fail("unknown-name", "unknown jurisdiction '\(code)'", at: span)
+      throw fail(.unknownJurisdiction(code), at: span)
     }
     let shown = code == "federal" ? "federal" : code
     guard let definitions = jurisdiction.years[year] else {
       let years = jurisdiction.sortedYears.map(String.init).joined(separator: ", ")
       throw fail(
-        "no-figures", "\(shown) has no figures for \(year)", at: span,
+        .noFigures(shown, year), at: span,
         notes: [DiagnosticNote(.note, years.isEmpty ? "it has no figures at all" : "it has figures for \(years)")])
     }
     guard let definition = definitions[name] else {
       let years = jurisdiction.sortedYears.filter { jurisdiction.years[$0]?[name] != nil }
       throw fail(
-        "no-figures", "\(shown) has no '\(name)' for \(year)", at: span,
+        .noFigure(shown, name, year), at: span,
         notes: years.isEmpty
           ? [] : [DiagnosticNote(.note, "it is given for \(years.map(String.init).joined(separator: ", "))")])
     }
@@ -372,7 +367,7 @@ public final class Evaluator {
     let formula = program.formulas[index]
     if formula.hasErrors {
       throw fail(
-        "has-errors", "'\(formula.name)' has errors and cannot be run", at: span,
+        .formulaHasErrors(formula.name), at: span,
         notes: [DiagnosticNote(.note, "defined here", span: formula.nameSpan)])
     }
     var frame = [Value](repeating: .bool(false), count: formula.slotCount)
@@ -389,7 +384,7 @@ public final class Evaluator {
         value = try evaluate(defaultValue, in: &frame)
         valueSpan = span
       } else {
-        throw fail("missing-argument", "missing argument '\(parameter.name)'", at: span)
+        throw fail(.missingArgumentAtRun(parameter.name), at: span)
       }
       if parameter.lower != nil || parameter.upper != nil {
         try checkRange(value, parameter, frame: &frame, span: valueSpan, formula: formula.name)
@@ -433,8 +428,7 @@ public final class Evaluator {
     guard tooLow || tooHigh else { return }
     let range = [lower, upper].map { $0.map(ValueFormatter.format) ?? "…" }.joined(separator: " to ")
     throw fail(
-      "out-of-range",
-      "'\(parameter.name)' of '\(formula)' must be from \(range), but it is \(ValueFormatter.format(value))",
+      .argumentOutOfRange(parameter.name, of: formula, range: range, value: ValueFormatter.format(value)),
       at: span, notes: [DiagnosticNote(.note, "the range is declared here", span: parameter.span)])
   }
 }

@@ -110,7 +110,7 @@ public final class Session {
     if tree.diagnostics.hasErrors { return .failure(DiagnosticList(tree.diagnostics)) }
     guard tree.declarations.count == 1, case .expression(let expression) = tree.declarations[0] else {
       let span = Span(file: source.id, start: 0, end: source.bytes.count)
-      return .failure(DiagnosticList([.error("not-an-expression", "expected one expression", at: span)]))
+      return .failure(DiagnosticList([.error(.expectedOneExpression, at: span)]))
     }
     let (typed, diagnostics) = Checker.check(
       expression, source: source, against: program, predefined: values, locals: locals)
@@ -212,7 +212,7 @@ public final class Session {
           {
             return .failed([
               .error(
-                "type-mismatch", "'\(name.name)' is declared as \(declared), but its value is \(value.type)",
+                .declaredAs(name.name, declared: declared, found: value.type),
                 at: constant.binding.value.span)
             ])
           }
@@ -237,14 +237,14 @@ public final class Session {
 
   func conflict(_ name: Identifier) -> Diagnostic? {
     if name.name == "ans" {
-      return .error("duplicate-definition", "'ans' is the last result and cannot be redefined", at: name.span)
+      return .error(.ansRedefined, at: name.span)
     }
     let taken =
       program.formulaIndex[name.name] != nil || program.constantIndex[name.name] != nil
       || program.jurisdictions[name.name] != nil || Builtin(rawValue: name.name) != nil
       || TaxType(name: name.name) != nil
     return taken
-      ? .error("duplicate-definition", "'\(name.name)' is already defined and cannot be a 'let' name", at: name.span)
+      ? .error(.notALetName(name.name), at: name.span)
       : nil
   }
 

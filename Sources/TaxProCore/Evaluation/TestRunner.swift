@@ -32,7 +32,7 @@ public enum TestRunner {
       name: test.name, span: test.span, year: evaluator.year, checks: 0, failures: [])
     if test.hasErrors {
       outcome.failures.append(
-        .error("test-has-errors", "test '\(test.name)' has errors and was not run", at: test.nameSpan))
+        .error(.testHasErrors(test.name), at: test.nameSpan))
       return outcome
     }
     evaluator.steps = 0
@@ -78,6 +78,6 @@ public enum TestRunner {
       }
     }
     let yearNote = test.year == nil ? " (\(evaluator.year))" : ""
-    return .error("test-failed", "test '\(test.name)'\(yearNote) failed", at: check.span, notes: notes)
+    return .error(.testFailed(test.name, yearNote: yearNote), at: check.span, notes: notes)
   }
 }

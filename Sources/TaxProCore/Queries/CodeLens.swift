@@ -107,7 +107,7 @@ public enum CodeLenses {
       let problems =
         tree.diagnostics.hasErrors
         ? tree.diagnostics
-        : [.error("not-an-expression", "expected one expression", at: Span(file: source.id, start: 0, end: source.bytes.count))]
+        : [.error(.expectedOneExpression, at: Span(file: source.id, start: 0, end: source.bytes.count))]
       return .failure(DiagnosticList(problems))
     }
     let (typed, diagnostics) = Checker.check(syntax, source: source, against: program)

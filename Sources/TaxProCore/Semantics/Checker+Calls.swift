@@ -4,7 +4,7 @@ extension Checker {
     if scope.lookup(name) != nil || predefined[name] != nil || constantIndex[name] != nil {
       _ = arguments.map { check($0.value, in: &scope) }
       error(
-        "not-callable", "'\(name)' is a value, not a formula", at: callee.span,
+        .valueNotCallable(name), at: callee.span,
         notes: [DiagnosticNote(.note, "only formulas and built-in functions can be called")])
       return .invalid(span)
     }
@@ -19,7 +19,7 @@ extension Checker {
     _ = arguments.map { check($0.value, in: &scope) }
     if let type = TaxType(name: name) {
       error(
-        "not-callable", "'\(name)' is a type, and types cannot be called", at: callee.span,
+        .typeNotCallable(name), at: callee.span,
         notes: type == .money
           ? [DiagnosticNote(.help, "to count a Number in dollars, multiply it by $1: n * $1")] : [])
       return .invalid(span)
@@ -32,7 +32,7 @@ extension Checker {
       fixes.append(
         Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: callee.span, text: suggestion)]))
     }
-    error("unknown-name", "unknown formula '\(name)'", at: callee.span, notes: notes, fixes: fixes)
+    error(.unknownFormula(name), at: callee.span, notes: notes, fixes: fixes)
     return .invalid(span)
   }
 
@@ -64,21 +64,20 @@ extension Checker {
           }
           notes.append(DiagnosticNote(.note, declarationSignature(index), span: declaration.name.span))
           error(
-            "unknown-argument", "'\(declaration.name.name)' has no parameter '\(label.name)'", at: label.span,
+            .noArgumentNamed(declaration.name.name, label.name), at: label.span,
             notes: notes, fixes: fixes)
           failed = true
         }
       } else {
         if sawLabel {
-          error(
-            "argument-order", "a positional argument cannot follow a named one", at: argument.value.span)
+          error(.positionalAfterNamed, at: argument.value.span)
           failed = true
         } else if positional < parameters.count {
           target = positional
         } else {
           error(
-            "wrong-argument-count",
-            "'\(declaration.name.name)' takes \(countText(parameters.count, "argument")), but \(arguments.count) were given",
+            .argumentCount(
+              declaration.name.name, takes: countText(parameters.count, "argument"), given: arguments.count),
             at: argument.value.span,
             notes: [DiagnosticNote(.note, declarationSignature(index), span: declaration.name.span)])
           failed = true
@@ -91,7 +90,7 @@ extension Checker {
       }
       if let previous = given[target] {
         error(
-          "duplicate-argument", "'\(parameters[target].name.name)' is given twice", at: argument.span,
+          .givenTwice(parameters[target].name.name), at: argument.span,
           notes: [DiagnosticNote(.note, "first given here", span: previous)])
         failed = true
         _ = check(argument.value, in: &scope)
@@ -106,8 +105,7 @@ extension Checker {
         addLiteralHint(argument.value, expected: expected, notes: &notes, fixes: &fixes)
         notes.append(DiagnosticNote(.note, "declared here", span: parameters[target].span))
         error(
-          "type-mismatch",
-          "'\(parameters[target].name.name)' of '\(declaration.name.name)' must be \(expected), but this is \(typed.type)",
+          .mustBe("'\(parameters[target].name.name)' of '\(declaration.name.name)'", expected, found: typed.type),
           at: argument.value.span, notes: notes, fixes: fixes)
         failed = true
       } else if typed.type == .error {
@@ -119,8 +117,7 @@ extension Checker {
     if !missing.isEmpty {
       let names = missing.map { "'\(parameters[$0].name.name)' (\(types[$0]))" }
       error(
-        "missing-argument",
-        "missing \(missing.count == 1 ? "argument" : "arguments") \(names.joined(separator: ", ")) in the call to '\(declaration.name.name)'",
+        .missingArguments(names, in: declaration.name.name),
         at: span, notes: [DiagnosticNote(.note, declarationSignature(index), span: declaration.name.span)])
       failed = true
     }
@@ -145,7 +142,7 @@ extension Checker {
   ) -> TypedExpression {
     let typed = arguments.map { check($0.value, in: &scope) }
     if let labelled = arguments.first(where: { $0.label != nil }), let label = labelled.label {
-      error("unknown-argument", "built-in functions take positional arguments only", at: label.span,
+      error(.builtinLabels, at: label.span,
         notes: [DiagnosticNote(.note, builtin.signature)])
       return .invalid(span)
     }
@@ -159,14 +156,14 @@ extension Checker {
           ? "at least \(countText(allowed.lowerBound, "argument"))"
           : "\(allowed.lowerBound) or \(countText(allowed.upperBound, "argument"))")
       error(
-        "wrong-argument-count", "'\(builtin.name)' takes \(expected), but \(typed.count) were given", at: span,
+        .argumentCount(builtin.name, takes: expected, given: typed.count), at: span,
         notes: [DiagnosticNote(.note, builtin.signature)])
       return false
     }
     func requireNumeric(_ position: Int) -> Bool {
       guard typed[position].type.isNumeric else {
         error(
-          "type-mismatch", "'\(builtin.name)' works on Money, Rate or Number, but this is \(typed[position].type)",
+          .builtinNeedsNumber(builtin.name, found: typed[position].type),
           at: arguments[position].value.span)
         return false
       }
@@ -178,8 +175,7 @@ extension Checker {
         var fixes: [Fix] = []
         addLiteralHint(arguments[position].value, expected: typed[first].type, notes: &notes, fixes: &fixes)
         error(
-          "type-mismatch",
-          "the arguments of '\(builtin.name)' must all be \(typed[first].type), but this is \(typed[position].type)",
+          .builtinArgumentsDiffer(builtin.name, first: typed[first].type, found: typed[position].type),
           at: arguments[position].value.span, notes: notes, fixes: fixes)
         return false
       }
@@ -191,7 +187,7 @@ extension Checker {
         var fixes: [Fix] = []
         addLiteralHint(arguments[position].value, expected: type, notes: &notes, fixes: &fixes)
         error(
-          "type-mismatch", "\(role) of '\(builtin.name)' must be \(type), but this is \(typed[position].type)",
+          .mustBe("\(role) of '\(builtin.name)'", type, found: typed[position].type),
           at: arguments[position].value.span, notes: notes, fixes: fixes)
         return false
       }

@@ -137,11 +137,11 @@ extension Checker {
     }
     let what: String
     switch start {
-    case .formula: what = "the formula '\(describe(start))' depends on itself"
-    case .constant: what = "the constant '\(describe(start))' depends on itself"
-    case .parameter: what = "the parameter \(describe(start)) depends on itself"
+    case .formula: what = "the formula '\(describe(start))'"
+    case .constant: what = "the constant '\(describe(start))'"
+    case .parameter: what = "the parameter \(describe(start))"
     }
-    error("cycle", what, at: location, notes: notes)
+    error(.dependsOnItself(what), at: location, notes: notes)
     // Callers of a cyclic formula must not be evaluated: mark the members as having errors.
     for node in component {
       if case .formula(let index) = node, var info = formula(at: index) {

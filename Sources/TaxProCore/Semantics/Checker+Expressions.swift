@@ -66,13 +66,13 @@ extension Checker {
     if formulaIndex[name] != nil || Builtin(rawValue: name) != nil {
       let signature = formulaIndex[name].map { _ in name + "(…)" } ?? (Builtin(rawValue: name)?.signature ?? name)
       error(
-        "not-a-value", "'\(name)' is a formula; call it with its arguments", at: span,
+        .formulaNotAValue(name), at: span,
         notes: [DiagnosticNote(.help, "write \(signature)")])
       if let index = formulaIndex[name] { recordFormula(span, index: index, name: name) }
       return .invalid(span)
     }
     if let type = TaxType(name: name) {
-      error("not-a-value", "'\(name)' is a type, not a value", at: span)
+      error(.typeNotAValue(name), at: span)
       record(span, .type(type))
       return .invalid(span)
     }
@@ -94,7 +94,7 @@ extension Checker {
     } else if name.count == 2, name == name.uppercased(), !provinceCodes.isEmpty {
       notes.append(DiagnosticNote(.note, "the provinces and territories are \(provinceCodes.sorted().joined(separator: " "))"))
     }
-    error("unknown-name", "unknown name '\(name)'", at: span, notes: notes, fixes: fixes)
+    error(.unknownName(name), at: span, notes: notes, fixes: fixes)
   }
 
   // MARK: Operators
@@ -108,7 +108,7 @@ extension Checker {
       if typed.type == .error { return .invalid(span) }
       guard typed.type.isNumeric else {
         error(
-          "type-mismatch", "cannot negate \(typed.type)", at: span,
+          .cannotNegate(typed.type), at: span,
           notes: [DiagnosticNote(.note, "'-' works on Money, Rate and Number")])
         return .invalid(span)
       }
@@ -116,7 +116,7 @@ extension Checker {
     case .not:
       if typed.type == .error { return .invalid(span) }
       guard typed.type == .bool else {
-        error("type-mismatch", "'not' needs true or false, but this is \(typed.type)", at: operand.span)
+        error(.notNeedsBool(typed.type), at: operand.span)
         return .invalid(span)
       }
       return TypedExpression(.not(typed), .bool, span)
@@ -165,7 +165,7 @@ extension Checker {
     switch op {
     case .and, .or:
       for (typed, syntax) in [(typedLeft, left), (typedRight, right)] where typed.type != .bool {
-        error("type-mismatch", "'\(op.rawValue)' needs true or false on both sides, but this is \(typed.type)", at: syntax.span)
+        error(.logicNeedsBool(op, typed.type), at: syntax.span)
         return .invalid(span)
       }
       return TypedExpression(op == .and ? .and(typedLeft, typedRight) : .or(typedLeft, typedRight), .bool, span)
@@ -175,16 +175,16 @@ extension Checker {
         var fixes: [Fix] = []
         addLiteralHint(right, expected: l, notes: &notes, fixes: &fixes)
         if notes.isEmpty { addLiteralHint(left, expected: r, notes: &notes, fixes: &fixes) }
-        error("type-mismatch", "cannot compare \(l) with \(r)", at: span, notes: notes, fixes: fixes)
+        error(.cannotCompare(l, r), at: span, notes: notes, fixes: fixes)
         return .invalid(span)
       }
       if op != .equal && op != .notEqual && !l.isNumeric {
         error(
-          "type-mismatch", "'\(op.rawValue)' compares Money, Rate or Number, not \(l)", at: operatorSpan)
+          .orderNeedsNumbers(op, l), at: operatorSpan)
         return .invalid(span)
       }
       if l == .brackets || l == .federal {
-        error("type-mismatch", "\(l == .brackets ? "bracket tables" : "'federal'") cannot be compared", at: operatorSpan)
+        error(.notComparable(l == .brackets ? "bracket tables" : "'federal'"), at: operatorSpan)
         return .invalid(span)
       }
       return TypedExpression(.comparison(op, typedLeft, typedRight), .bool, span)
@@ -201,13 +201,6 @@ extension Checker {
     _ op: BinaryOperator, _ left: Expression, _ right: Expression, _ l: TaxType, _ r: TaxType, _ operatorSpan: Span,
     _ span: Span
   ) {
-    let message: String
-    switch op {
-    case .add: message = "cannot add \(l) and \(r)"
-    case .subtract: message = "cannot subtract \(r) from \(l)"
-    case .multiply: message = "cannot multiply \(l) by \(r)"
-    default: message = "cannot divide \(l) by \(r)"
-    }
     var notes: [DiagnosticNote] = []
     var fixes: [Fix] = []
     let arithmeticTypes: Set<TaxType> = [.money, .rate, .number]
@@ -236,7 +229,7 @@ extension Checker {
       notes.append(
         DiagnosticNote(.note, "only an amount can be divided by an amount: $200 / $800 is 25%"))
     }
-    error("type-mismatch", message, at: span, notes: notes, fixes: fixes)
+    error(.arithmetic(op, l, r), at: span, notes: notes, fixes: fixes)
   }
 
   /// "did you mean `$1200`?" when a literal of another kind was written where `expected` is needed.
@@ -289,7 +282,7 @@ extension Checker {
         notes.append(DiagnosticNote(.help, "compare it with something, e.g. '\(text(of: condition.span)) > \(zero(typedCondition.type))'"))
       }
       error(
-        "type-mismatch", "the condition of 'if' must be true or false, but this is \(typedCondition.type)",
+        .conditionNotBool(typedCondition.type),
         at: condition.span, notes: notes)
       failed = true
     }
@@ -305,7 +298,7 @@ extension Checker {
       addLiteralHint(elseBranch, expected: thenType, notes: &notes, fixes: &fixes)
       if fixes.isEmpty { addLiteralHint(thenBranch, expected: elseType, notes: &notes, fixes: &fixes) }
       error(
-        "type-mismatch", "the branches of 'if' give different types: \(thenType) and \(elseType)", at: span,
+        .branchesDiffer(thenType, elseType), at: span,
         notes: notes, fixes: fixes)
       failed = true
       type = .error
@@ -327,7 +320,7 @@ extension Checker {
     var failed = false
     var previous: (ExactDecimal, Span)? = nil
     if rows.isEmpty {
-      error("empty-brackets", "a bracket table needs at least one row: threshold -> rate", at: span)
+      error(.emptyBrackets, at: span)
       return .invalid(span)
     }
     for row in rows {
@@ -337,7 +330,7 @@ extension Checker {
       if case .literal(.money(let amount)) = threshold.kind {
         if let (before, beforeSpan) = previous, amount <= before {
           error(
-            "unordered-brackets", "bracket thresholds must go up, but \(ValueFormatter.money(amount)) is not above \(ValueFormatter.money(before))",
+            .unorderedBrackets(amount, after: before),
             at: row.threshold.span, notes: [DiagnosticNote(.note, "the row before", span: beforeSpan)])
           failed = true
         }
@@ -357,7 +350,7 @@ extension Checker {
     var code: String? = nil
     if case .federal = object.kind {
       if jurisdictionDeclarations["federal"] == nil {
-        error("unknown-name", "there are no federal parameters (no 'federal' declaration is loaded)", at: object.span)
+        error(.noFederal, at: object.span)
         return .invalid(span)
       }
       code = "federal"
@@ -392,7 +385,7 @@ extension Checker {
       if member.name == "name" { return TypedExpression(.jurisdictionName(typedObject), .text, span) }
       guard let interface = interfaces["Province"] else {
         error(
-          "unknown-member", "a Province value has no parameters here: no 'parameters Province' interface is loaded",
+          .noProvinceInterface,
           at: member.span)
         return .invalid(span)
       }
@@ -410,7 +403,7 @@ extension Checker {
       return TypedExpression(.provinceParameter(typedObject, name: member.name), info.type, span)
     default:
       error(
-        "unknown-member", "\(typedObject.type) has no parameters; only provinces and federal do", at: member.span)
+        .hasNoParameters(typedObject.type), at: member.span)
       return .invalid(span)
     }
   }
@@ -424,6 +417,6 @@ extension Checker {
         Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: member.span, text: suggestion)]))
     }
     if let extra { notes.append(extra) }
-    error("unknown-member", "\(owner) has no parameter '\(member.name)'", at: member.span, notes: notes, fixes: fixes)
+    error(.noParameter(owner, member.name), at: member.span, notes: notes, fixes: fixes)
   }
 }

@@ -16,8 +16,7 @@ extension Checker {
     case .pending:
       if inferenceDepth >= Checker.maximumInferenceDepth {
         error(
-          "inference-too-deep",
-          "cannot infer the result type of '\(formulaDeclarations[index].name.name)' here: too many formulas without a declared result type depend on each other",
+          .resultNotInferred(formulaDeclarations[index].name.name),
           at: span, notes: [DiagnosticNote(.help, "write the result type: formula name(…): Money = …")])
         return .error
       }
@@ -43,7 +42,7 @@ extension Checker {
       let type = formulaParameterTypes[index][position]
       if let previous = seen[parameter.name.name] {
         error(
-          "duplicate-definition", "the parameter '\(parameter.name.name)' is already declared", at: parameter.name.span,
+          .parameterRedeclared(parameter.name.name), at: parameter.name.span,
           notes: [DiagnosticNote(.note, "first declared here", span: previous)])
       }
       seen[parameter.name.name] = parameter.name.span
@@ -55,7 +54,7 @@ extension Checker {
       if let range = parameter.range {
         if !type.isNumeric && type != .error {
           error(
-            "invalid-range", "only Money, Rate and Number parameters can have a range; '\(parameter.name.name)' is \(type)",
+            .rangeNotNumeric(parameter.name.name, type),
             at: range.span)
         } else {
           lower = expect(range.lower, type, in: &scope, role: "the lowest value of '\(parameter.name.name)'")
@@ -83,13 +82,12 @@ extension Checker {
         var fixes: [Fix] = []
         addLiteralHint(declaration.result, expected: declared, notes: &notes, fixes: &fixes)
         error(
-          "type-mismatch",
-          "'\(declaration.name.name)' is declared to give \(declared), but its result is \(result.type)",
+          .resultMismatch(declaration.name.name, declared: declared, found: result.type),
           at: declaration.result.span, notes: notes, fixes: fixes)
       }
       returnType = declared
     } else if returnType == .federal {
-      error("type-mismatch", "a formula cannot give 'federal' itself", at: declaration.result.span)
+      error(.formulaGivesFederal, at: declaration.result.span)
       returnType = .error
     }
     let hasErrors = diagnostics[errorsBefore...].contains { $0.severity == .error }
@@ -111,13 +109,12 @@ extension Checker {
       }
       if value.type == .federal {
         error(
-          "type-mismatch", "'federal' can only be used with one of its parameters, like federal.income_tax",
-          at: binding.value.span)
+.federalNeedsParameter, at: binding.value.span)
         value = .invalid(value.span)
       }
       if let previous = scope.lookup(binding.name.name) {
         error(
-          "duplicate-definition", "'\(binding.name.name)' is already defined in this body", at: binding.name.span,
+          .letRedefined(binding.name.name), at: binding.name.span,
           notes: [DiagnosticNote(.note, "defined here", span: previous.definition)])
       }
       let symbol = record(
@@ -136,7 +133,7 @@ extension Checker {
     case .inProgress: return .error
     case .pending:
       if inferenceDepth >= Checker.maximumInferenceDepth {
-        error("inference-too-deep", "cannot infer the type of this constant here: too many nested inferences", at: span)
+        error(.constantNotInferred, at: span)
         return .error
       }
       ensureConstant(index)
@@ -160,8 +157,7 @@ extension Checker {
     }
     if value.type == .federal {
       error(
-        "type-mismatch", "'federal' can only be used with one of its parameters, like federal.income_tax",
-        at: declaration.binding.value.span)
+.federalNeedsParameter, at: declaration.binding.value.span)
       value = .invalid(value.span)
     }
     constants[index] = ConstantInfo(
@@ -182,7 +178,7 @@ extension Checker {
         let typed = check(expression, in: &scope)
         if typed.type != .bool && typed.type != .error {
           error(
-            "type-mismatch", "a test's check must be true or false, but this is \(typed.type)", at: expression.span,
+            .testCheckNotBool(typed.type), at: expression.span,
             notes: [DiagnosticNote(.help, "compare it with the value you expect: expression == $5,609.17")])
         }
         steps.append(.check(typed))
@@ -208,7 +204,7 @@ extension Checker {
     var fixes: [Fix] = []
     addLiteralHint(syntax, expected: type, notes: &notes, fixes: &fixes)
     error(
-      "type-mismatch", "\(role) must be \(type), but this is \(typed.type)", at: syntax.span, notes: notes, fixes: fixes)
+      .mustBe(role, type, found: typed.type), at: syntax.span, notes: notes, fixes: fixes)
     return .invalid(typed.span)
   }
 }

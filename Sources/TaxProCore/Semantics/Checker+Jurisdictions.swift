@@ -38,7 +38,7 @@ extension Checker {
     if definitionStates[key] == .inProgress { return nil }
     if inferenceDepth >= Checker.maximumInferenceDepth {
       if let span {
-        error("inference-too-deep", "cannot infer the type of \(code).\(name) here: too many nested inferences", at: span)
+        error(.parameterNotInferred(code, name), at: span)
       }
       return nil
     }
@@ -54,7 +54,7 @@ extension Checker {
       value = conform(value, syntax.value, to: member.type, role: "\(code == "federal" ? "federal" : code).\(name)")
     }
     if value.type == .federal {
-      error("type-mismatch", "a parameter cannot be 'federal' itself", at: syntax.value.span)
+      error(.parameterIsFederal, at: syntax.value.span)
       value = .invalid(value.span)
     }
     let info = ParameterDefinitionInfo(
@@ -71,14 +71,12 @@ extension Checker {
       var seenYears: [Int: Span] = [:]
       var types: [String: (TaxType, Span, Int)] = [:]
       if declaration.years.isEmpty {
-        diagnostics.append(
-          .warning(
-            "no-years", "\(displayName(code)) has no figures: add a 'year 2025 { … }' block", at: declaration.code.span))
+        diagnostics.append(Diagnostic(.noYears(displayName(code)), at: declaration.code.span))
       }
       for block in declaration.years {
         if let previous = seenYears[block.year] {
           error(
-            "duplicate-definition", "\(displayName(code)) already has figures for \(block.year)", at: block.yearSpan,
+            .yearRedefined(displayName(code), block.year), at: block.yearSpan,
             notes: [DiagnosticNote(.note, "first given here", span: previous)])
           continue
         }
@@ -90,14 +88,14 @@ extension Checker {
             definition.name.span, .jurisdictionParameter(declaration.kind, name), definition: true, jurisdiction: code)
           if let previous = seenNames[name] {
             error(
-              "duplicate-definition", "\(displayName(code)) \(block.year) already defines '\(name)'",
+              .figureRedefined(displayName(code), block.year, name),
               at: definition.name.span, notes: [DiagnosticNote(.note, "first defined here", span: previous)])
             continue
           }
           seenNames[name] = definition.name.span
           if name == "name" {
             error(
-              "duplicate-definition", "'name' is the jurisdiction's full name, given after its code", at: definition.name.span)
+              .nameIsFullName, at: definition.name.span)
             continue
           }
           guard let info = ensureDefinition(code, block.year, name, usedAt: nil) else { continue }
@@ -105,8 +103,7 @@ extension Checker {
           if interface?.member(name) == nil, type != .error {
             if let (firstType, firstSpan, firstYear) = types[name], firstType != type {
               error(
-                "type-mismatch",
-                "\(displayName(code)).\(name) is \(type) in \(block.year) but \(firstType) in \(firstYear)",
+                .parameterTypeChanges(displayName(code), name, type, in: block.year, was: firstType, in: firstYear),
                 at: definition.value.span, notes: [DiagnosticNote(.note, "\(firstYear)'s value", span: firstSpan)])
             } else if types[name] == nil {
               types[name] = (type, definition.value.span, block.year)
@@ -159,8 +156,7 @@ extension Checker {
     }
     let what = code == "federal" ? "federal" : "every province"
     error(
-      "missing-parameter",
-      "\(displayName(code)) \(block.year) does not define '\(member.name)', which \(what) must define",
+      .missingParameter(displayName(code), block.year, member.name, requiredOf: what),
       at: block.yearSpan,
       notes: [
         DiagnosticNote(.note, "'\(member.name): \(member.type)' is required by 'parameters \(interface.name)'", span: member.span)

@@ -24,7 +24,7 @@ extension Checker {
     guard reparse.origins.count == tree.declarations.count,
       oldTree.source.bytes.count + edit.delta == tree.source.bytes.count,
       tables.onDemandCount + 1 < Checker.maximumInferenceDepth,
-      !tables.checkDiagnostics.contains(where: { $0.code == "cycle" || $0.code == "inference-too-deep" })
+      !tables.checkDiagnostics.contains(where: { $0.code == .cycle || $0.code == .inferenceTooDeep })
     else { return nil }
     // A declaration checked on demand inside another adds its errors to that one's `hasErrors`, so which one that is
     // would show if any of them had errors.

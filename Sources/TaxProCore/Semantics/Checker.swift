@@ -212,8 +212,7 @@ public final class Checker {
     }
     let typed = checker.check(expression, in: &scope)
     if typed.type == .federal {
-      checker.error(
-        "not-a-value", "'federal' is not a value; use one of its parameters, like federal.income_tax", at: expression.span)
+      checker.error(.federalNotAValue, at: expression.span)
       return (.invalid(expression.span), checker.diagnostics)
     }
     return (typed, checker.diagnostics)
@@ -221,10 +220,8 @@ public final class Checker {
 
   // MARK: Reporting
 
-  func error(
-    _ code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []
-  ) {
-    diagnostics.append(.error(code, message, at: span, notes: notes, fixes: fixes))
+  func error(_ message: DiagnosticMessage, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []) {
+    diagnostics.append(.error(message, at: span, notes: notes, fixes: fixes))
   }
 
   /// Records an occurrence; returns the id of its symbol (-1 when occurrences are not recorded).
@@ -391,22 +388,22 @@ public final class Checker {
   func declareGlobal(_ name: Identifier, what: String) -> Bool {
     if let builtin = Builtin(rawValue: name.name) {
       error(
-        "duplicate-definition", "'\(name.name)' is a built-in function and cannot be redefined", at: name.span,
+        .builtinRedefined(name.name), at: name.span,
         notes: [DiagnosticNote(.note, builtin.signature)])
       return false
     }
     if TaxType(name: name.name) != nil {
-      error("duplicate-definition", "'\(name.name)' is the name of a type", at: name.span)
+      error(.typeRedefined(name.name), at: name.span)
       return false
     }
     if name.name == "ans" {
       // The REPL's last result may be shadowed by nothing: it would confuse `ans`.
-      error("duplicate-definition", "'ans' is reserved for the last result in the REPL", at: name.span)
+      error(.ansReserved, at: name.span)
       return false
     }
     if let previous = globalNames[name.name] {
       error(
-        "duplicate-definition", "'\(name.name)' is already defined", at: name.span,
+        .alreadyDefined(name.name), at: name.span,
         notes: [DiagnosticNote(.note, "first defined here", span: previous)])
       return false
     }
@@ -432,7 +429,7 @@ public final class Checker {
           if jurisdiction.kind == .federal {
             if let previous = jurisdictionDeclarations["federal"] {
               error(
-                "duplicate-definition", "'federal' is already defined", at: jurisdiction.code.span,
+                .alreadyDefined("federal"), at: jurisdiction.code.span,
                 notes: [DiagnosticNote(.note, "first defined here", span: previous.code.span)])
               continue
             }
@@ -445,7 +442,7 @@ public final class Checker {
         case .interface(let interface):
           if let previous = interfaces[interface.name.name] {
             error(
-              "duplicate-definition", "the interface '\(interface.name.name)' is already defined", at: interface.name.span,
+              .interfaceRedefined(interface.name.name), at: interface.name.span,
               notes: [DiagnosticNote(.note, "first defined here", span: previous.nameSpan)])
             continue
           }
@@ -485,7 +482,7 @@ public final class Checker {
     } else {
       notes.append(DiagnosticNote(.note, "the types are \(names.joined(separator: ", "))"))
     }
-    error("unknown-type", "unknown type '\(annotation.name)'", at: annotation.span, notes: notes, fixes: fixes)
+    error(.unknownType(annotation.name), at: annotation.span, notes: notes, fixes: fixes)
     return .error
   }
 
@@ -499,7 +496,7 @@ public final class Checker {
         for member in interface.members {
           if let previous = seen[member.name.name] {
             error(
-              "duplicate-definition", "'\(member.name.name)' is already a parameter of \(interface.name.name)",
+              .memberRedefined(member.name.name, of: interface.name.name),
               at: member.name.span, notes: [DiagnosticNote(.note, "first declared here", span: previous)])
             continue
           }

@@ -52,17 +52,17 @@ public struct Lexer {
 
   func span(_ start: Int, _ end: Int) -> Span { Span(file: source.id, start: start, end: end) }
 
-  mutating func error(_ code: String, _ message: String, _ start: Int, _ end: Int, notes: [DiagnosticNote] = [],
-    fixes: [Fix] = []
+  mutating func error(
+    _ message: DiagnosticMessage, _ start: Int, _ end: Int, notes: [DiagnosticNote] = [], fixes: [Fix] = []
   ) {
     if stoppedEarly { return }
     if diagnostics.count >= Lexer.maximumErrors {
       stoppedEarly = true
       diagnostics.append(
-        .error("too-many-errors", "too many errors; stopped reading here", at: span(start, max(start, end))))
+        .error(.tooManyErrorsReading, at: span(start, max(start, end))))
       return
     }
-    diagnostics.append(.error(code, message, at: span(start, end), notes: notes, fixes: fixes))
+    diagnostics.append(.error(message, at: span(start, end), notes: notes, fixes: fixes))
   }
 
   /// Appends a token; `word` is the declaration a name at the left margin may start (`declarationWord`).
@@ -151,7 +151,7 @@ public struct Lexer {
       }
     }
     if readable < limit && !stoppedEarly {
-      error("too-large", "this source is too large (2 GiB or more); the rest is not read", index, index)
+      error(.tooLarge, index, index)
       stoppedEarly = true
     }
     statementEnds.append(
@@ -263,7 +263,7 @@ public struct Lexer {
         let before = position > start ? bytes[position - 1] : 0
         let after = position + 1 < end ? bytes[position + 1] : 0
         if !Lexer.isDigit(before) || !Lexer.isDigit(after) {
-          error("malformed-number", "'_' must separate digits", position, position + 1)
+          error(.misplacedUnderscore, position, position + 1)
           return
         }
       }
@@ -279,7 +279,7 @@ public struct Lexer {
     let glued = index
     while index < bytes.count, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
     if index == glued { index += 1 }
-    error("malformed-number", "unexpected characters after a number", glued, index)
+    error(.lettersAfterNumber, glued, index)
   }
 
   mutating func lexMoney() {
@@ -287,7 +287,7 @@ public struct Lexer {
     index += 1
     guard Lexer.isDigit(peek()) else {
       error(
-        "malformed-money", "'$' must be followed by an amount", start, index,
+        .dollarWithoutAmount, start, index,
         notes: [DiagnosticNote(.help, "write amounts like $85,000 or $0.50")])
       add(.invalid, start)
       return
@@ -325,7 +325,7 @@ public struct Lexer {
     checkUnderscores(digitsStart, index)
     if sawComma && sawUnderscore {
       error(
-        "malformed-money", "an amount uses either ',' or '_' to group digits, not both", start, index,
+        .mixedGrouping, start, index,
         notes: [DiagnosticNote(.help, "write it like $1,234,567 or $1_234_567")])
     } else if sawComma {
       let firstOK = groupLengths[0] >= 1 && groupLengths[0] <= 3
@@ -334,7 +334,7 @@ public struct Lexer {
         let digits = source.text(of: span(digitsStart, index)).filter { $0 != "," && $0 != "_" }
         let suggestion = "$" + Lexer.groupThousands(digits)
         error(
-          "malformed-money", "commas in an amount must separate groups of three digits", start, index,
+          .groupsOfThree, start, index,
           notes: [DiagnosticNote(.help, "did you mean '\(suggestion)'?")],
           fixes: [
             Fix(
@@ -345,7 +345,7 @@ public struct Lexer {
     }
     if fractionDigits > 2 {
       error(
-        "malformed-money", "an amount of money has at most two decimals (whole cents)", start, index,
+        .moreThanCents, start, index,
         notes: [DiagnosticNote(.note, "amounts are kept in whole cents, as on a tax form")])
     }
     add(.money, start)
@@ -384,14 +384,14 @@ public struct Lexer {
           index += 2
           continue
         }
-        error("malformed-string", "unknown escape sequence in text", index, min(index + 2, bytes.count),
+        error(.unknownEscape, index, min(index + 2, bytes.count),
           notes: [DiagnosticNote(.help, "the escapes are \\\", \\\\, \\n and \\t")])
         index += next == 10 || next == 13 || next == 0 ? 1 : 2
         continue
       }
       index += 1
     }
-    error("malformed-string", "text is not closed on its line", start, index,
+    error(.unclosedText, start, index,
       notes: [DiagnosticNote(.help, "add a closing '\"'")])
     add(.string, start)
   }
@@ -438,7 +438,7 @@ public struct Lexer {
         length = 2
       } else {
         index += 1
-        error("unexpected-character", "unexpected '!'", start, index,
+        error(.unexpectedBang, start, index,
           notes: [DiagnosticNote(.help, "write 'not' for negation and '!=' for 'not equal'")],
           fixes: [Fix(title: "Write 'not '", replacements: [TextReplacement(span: span(start, index), text: "not ")])])
         // Read on as 'not', so the rest of the line makes sense.
@@ -488,7 +488,7 @@ public struct Lexer {
     }
     let shown = text.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value < 127 || $0.value > 160 }
       ? "'\(text)'" : "byte 0x" + String(bytes[start], radix: 16)
-    error("unexpected-character", "unexpected character \(shown)", start, index, notes: notes)
+    error(.unexpectedCharacter(shown), start, index, notes: notes)
     add(.invalid, start)
   }
 }

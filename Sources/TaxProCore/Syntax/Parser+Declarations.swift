@@ -16,7 +16,7 @@ extension Parser {
         if at(.comma) {
           advance()
         } else if !at(.rightParen) {
-          errorAtCurrent("syntax", "expected ',' or ')' after a parameter, found \(describe(current))")
+          errorAtCurrent(.expected("',' or ')' after a parameter", found: describe(current)))
           // Skip to the next comma or the closing parenthesis.
           while !at(.comma) && !at(.rightParen) && !at(.endOfFile) && !(current.startsLine && current.column == 0) {
             advance()
@@ -79,7 +79,7 @@ extension Parser {
       return TypeAnnotation(name: text(token), span: span(token))
     }
     errorAtCurrent(
-      "syntax", "expected a type, found \(describe(current))",
+      .expected("a type", found: describe(current)),
       notes: [DiagnosticNote(.help, "the types are Money, Rate, Number, Bool, Text, Province and Brackets")])
     return nil
   }
@@ -95,12 +95,12 @@ extension Parser {
     }
     if at(.endOfFile) {
       errorAtCurrent(
-        "syntax", lets.isEmpty ? "expected the formula's body" : "expected the formula's result after its let lines")
+        .missingBody(afterLets: !lets.isEmpty))
       return (lets, Expression(.missing, previousSpan))
     }
     if current.startsLine && current.column == 0 && isDeclarationStart(declarationKind) || at(.rightBrace) {
       error(
-        "syntax", lets.isEmpty ? "the formula has no body" : "the formula has no result after its let lines",
+        .emptyBody(afterLets: !lets.isEmpty),
         at: previousSpan,
         notes: [DiagnosticNote(.help, "a formula's body ends with the expression it computes")])
       return (lets, Expression(.missing, previousSpan))
@@ -140,7 +140,7 @@ extension Parser {
       name = unescape(token)
       nameSpan = span(token)
     } else {
-      errorAtCurrent("syntax", "expected the test's name in quotes, found \(describe(current))")
+      errorAtCurrent(.expected("the test's name in quotes", found: describe(current)))
     }
     var year: Int? = nil
     var yearSpan: Span? = nil
@@ -165,13 +165,13 @@ extension Parser {
 
   mutating func parseYearNumber() -> (Int?, Span?) {
     guard at(.number) else {
-      errorAtCurrent("syntax", "expected a year such as 2025, found \(describe(current))")
+      errorAtCurrent(.expected("a year such as 2025", found: describe(current)))
       return (nil, nil)
     }
     let token = advance()
     let digits = text(token).filter { $0 != "_" }
     guard let year = Int(digits), year >= 1, year <= 9999 else {
-      error("syntax", "a year is a whole number such as 2025", at: span(token))
+      error(.yearNotWhole, at: span(token))
       return (nil, span(token))
     }
     return (year, span(token))
@@ -192,7 +192,7 @@ extension Parser {
       // and what follows belongs to the top level (otherwise the block would swallow the rest of the file).
       if abandoning { break }
       if position == before {
-        errorAtCurrent("syntax", "unexpected \(describe(current)) in \(what)")
+        errorAtCurrent(.unexpected(describe(current), in: what))
         advance()
       }
       skipNewlines()
@@ -254,7 +254,7 @@ extension Parser {
       let errorsBefore = parser.diagnostics.count
       guard parser.declarationKind == .kwYear else {
         parser.errorAtCurrent(
-          "syntax", "expected 'year' and a block of parameters, found \(parser.describe(parser.current))",
+          .expected("'year' and a block of parameters", found: parser.describe(parser.current)),
           notes: [DiagnosticNote(.help, "parameters are grouped by tax year: year 2025 { name = value }")])
         parser.skipRestOfLine()
         if parser.position < parser.tokens.count, parser.at(.leftBrace) { parser.advance() }

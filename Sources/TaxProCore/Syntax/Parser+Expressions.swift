@@ -17,7 +17,7 @@ extension Parser {
   mutating func tooDeep() {
     if !abandoning {
       error(
-        "too-deep", "this expression is nested too deeply (more than \(Parser.maximumDepth) levels)",
+        .tooDeep,
         at: span(current), notes: [DiagnosticNote(.help, "name parts of it with 'let' lines")])
       abandoning = true
     }
@@ -61,7 +61,7 @@ extension Parser {
       if op.isComparison {
         if let previous = lastComparison {
           error(
-            "chained-comparison", "comparisons cannot be chained", at: span(operatorToken),
+            .chainedComparison, at: span(operatorToken),
             notes: [
               DiagnosticNote(.note, "after this comparison", span: previous),
               DiagnosticNote(.help, "write 'a < b and b < c'"),
@@ -84,7 +84,7 @@ extension Parser {
       let operand = parseUnary()
       return Expression(.unary(.negate, operand, operatorSpan: span(token)), span(token).to(operand.span))
     case .plus:
-      errorAtCurrent("syntax", "unexpected '+'", notes: [DiagnosticNote(.help, "write the value without a '+'")])
+      errorAtCurrent(.unexpected("'+'"), notes: [DiagnosticNote(.help, "write the value without a '+'")])
       advance()
       return parseUnary()
     default:
@@ -119,7 +119,7 @@ extension Parser {
       } else if at(.leftParen) {
         guard case .name(let name) = expression.kind else {
           errorAtCurrent(
-            "syntax", "only formulas and built-in functions can be called",
+            .onlyNamesAreCalled,
             notes: [DiagnosticNote(.help, "call a formula by its name: name(arguments)")])
           let arguments = parseArguments()
           _ = arguments
@@ -152,7 +152,7 @@ extension Parser {
       if at(.comma) {
         advance()
       } else if !at(.rightParen) {
-        errorAtCurrent("syntax", "expected ',' or ')' in the arguments, found \(describe(current))")
+        errorAtCurrent(.expected("',' or ')' in the arguments", found: describe(current)))
         while !at(.comma) && !at(.rightParen) && !at(.endOfFile) && !(current.startsLine && current.column == 0) {
           advance()
         }
@@ -174,14 +174,13 @@ extension Parser {
       if lastErrorPosition != position, position > 0, tokens[position - 1].kind != .newline {
         lastErrorPosition = position
         error(
-          "syntax", "expected an expression after \(describe(tokens[position - 1])) at the end of the line",
-          at: previousSpan,
+          .expectedAtLineEnd("an expression", after: describe(tokens[position - 1])), at: previousSpan,
           notes: [
             DiagnosticNote(.note, "the next line starts a declaration ('\(text(token))'), which cannot be part of it",
               span: span(token))
           ])
       } else {
-        errorAtCurrent("syntax", "expected an expression, found \(describe(token))")
+        errorAtCurrent(.expected("an expression", found: describe(token)))
       }
       return Expression(.missing, span(token))
     }
@@ -231,7 +230,7 @@ extension Parser {
       if token.kind == .kwNot {
         notes.append(DiagnosticNote(.help, "'not' binds loosely: put it in parentheses here, like (not x)"))
       }
-      errorAtCurrent("syntax", "expected an expression, found \(describe(token))", notes: notes)
+      errorAtCurrent(.expected("an expression", found: describe(token)), notes: notes)
       return Expression(.missing, span(token))
     }
   }
@@ -286,15 +285,11 @@ extension Parser {
     do {
       let (value, isExact) = try ExactDecimal.parse(digits: bytes)
       if !isExact && !tooManyErrors && diagnostics.count < Parser.maximumDiagnostics {
-        diagnostics.append(
-          .warning(
-            "inexact-literal", "this number has more digits than TaxPro keeps (\(ExactDecimal.precision)); it was rounded",
-            at: span(token)))
+        diagnostics.append(Diagnostic(.inexactLiteral, at: span(token)))
       }
       return value
     } catch {
-      self.error(
-        "number-too-large", "this number is too large (TaxPro's numbers stay below 10^100)", at: span(token))
+      self.error(.numberTooLarge, at: span(token))
       return .zero
     }
   }

@@ -148,32 +148,32 @@ public struct Parser {
   // MARK: Diagnostics
 
   mutating func error(
-    _ code: String, _ message: String, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []
+    _ message: DiagnosticMessage, at span: Span, notes: [DiagnosticNote] = [], fixes: [Fix] = []
   ) {
     if abandoning || tooManyErrors { return }
     if diagnostics.count >= Parser.maximumDiagnostics {
       tooManyErrors = true
       stopped = true
-      diagnostics.append(.error("too-many-errors", "too many errors; stopped reporting", at: span))
+      diagnostics.append(.error(.tooManyErrorsReporting, at: span))
       return
     }
-    diagnostics.append(.error(code, message, at: span, notes: notes, fixes: fixes))
+    diagnostics.append(.error(message, at: span, notes: notes, fixes: fixes))
   }
 
   /// Reports an error at the current token, once per token.
-  mutating func errorAtCurrent(_ code: String, _ message: String, notes: [DiagnosticNote] = []) {
+  mutating func errorAtCurrent(_ message: DiagnosticMessage, notes: [DiagnosticNote] = []) {
     if current.kind == .endOfFile { reachedEndUnexpectedly = true }
     if lastErrorPosition == position { return }
     lastErrorPosition = position
     if current.kind == .invalid { return }  // the lexer already said what is wrong here
-    error("syntax", message, at: span(current), notes: notes)
+    error(message, at: span(current), notes: notes)
   }
 
   /// Consumes a token of `kind` or reports what was expected.
   @discardableResult
   mutating func expect(_ kind: TokenKind, _ what: String? = nil, notes: [DiagnosticNote] = []) -> Token? {
     if at(kind) { return advance() }
-    errorAtCurrent("syntax", "expected \(what ?? kind.displayName), found \(describe(current))", notes: notes)
+    errorAtCurrent(.expected(what ?? kind.displayName, found: describe(current)), notes: notes)
     return nil
   }
 
@@ -184,11 +184,11 @@ public struct Parser {
     }
     if current.kind.isKeyword {
       errorAtCurrent(
-        "syntax", "expected \(what), found the keyword \(describe(current))",
+        .expectedName(what, foundKeyword: describe(current)),
         notes: [DiagnosticNote(.note, "'\(text(current))' is a reserved word and cannot be used as a name")])
       return nil
     }
-    errorAtCurrent("syntax", "expected \(what), found \(describe(current))")
+    errorAtCurrent(.expected(what, found: describe(current)))
     return nil
   }
 
@@ -210,7 +210,7 @@ public struct Parser {
       if at(.identifier) || at(.number) || at(.money) || at(.rate) {
         notes.append(DiagnosticNote(.help, "is an operator or a ',' missing before \(describe(current))?"))
       }
-      errorAtCurrent("syntax", "unexpected \(describe(current)) after \(what)", notes: notes)
+      errorAtCurrent(.unexpected(describe(current), after: what), notes: notes)
     }
     skipRestOfLine()
   }
@@ -342,7 +342,7 @@ public struct Parser {
         let line = current
         let expression = parseExpression()
         error(
-          "syntax", "a formula's body ends with one expression; this line is not part of it",
+          .lineAfterFormulaResult,
           at: span(line).to(expression.span),
           notes: [
             DiagnosticNote(.help, "name intermediate steps with 'let name = …' lines before the result"),
@@ -356,7 +356,7 @@ public struct Parser {
         if case .formula = declaration { previousWasFormula = true } else { previousWasFormula = false }
       }
       if position == start {
-        errorAtCurrent("syntax", "unexpected \(describe(current))")
+        errorAtCurrent(.unexpected(describe(current)))
         advance()
       }
       if diagnostics.count > errorsBefore && !atStatementBoundary {
@@ -379,14 +379,14 @@ public struct Parser {
     case .kwParameters: return parseInterface().map { .interface($0) }
     case .kwProvince, .kwFederal: return parseJurisdiction().map { .jurisdiction($0) }
     case .rightBrace, .rightParen, .kwThen, .kwElse, .arrow, .comma, .dotDot, .equal, .colon, .kwIn:
-      errorAtCurrent("syntax", "unexpected \(describe(current))")
+      errorAtCurrent(.unexpected(describe(current)))
       advance()
       return nil
     default:
       let expression = parseExpression()
       if mode == .file {
         error(
-          "top-level-expression", "an expression at the top level of a file has no effect", at: expression.span,
+          .topLevelExpression, at: expression.span,
           notes: [
             DiagnosticNote(.help, "check it in a test (test \"name\" { … }) or name it with 'let name = …'")
           ])

@@ -202,7 +202,7 @@ public final class REPL {
 
   /// Prints diagnostics; a cancelled evaluation is one short line.
   func report(_ diagnostics: [Diagnostic]) {
-    if diagnostics.contains(where: { $0.code == "cancelled" }) {
+    if diagnostics.contains(where: { $0.code == .cancelled }) {
       output.writeError(style("cancelled", .error) + "\n")
       return
     }

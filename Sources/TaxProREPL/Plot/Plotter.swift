@@ -66,19 +66,13 @@ public enum Plotter {
     guard lower.type == upper.type, let start = lower.decimal, let end = upper.decimal else {
       return .failure(
         DiagnosticList([
-          .error(
-            "plot-range",
-            "the range must run between two values of one type (Money, Rate or Number), but it is \(lower.type) to \(upper.type)",
-            at: span)
+          .error(.plotRangeTypes(lower.type, upper.type), at: span)
         ]))
     }
     guard start < end else {
       return .failure(
         DiagnosticList([
-          .error(
-            "plot-range",
-            "the range must go from a smaller to a larger value, but it is \(ValueFormatter.format(lower)) to \(ValueFormatter.format(upper))",
-            at: span)
+          .error(.plotRangeOrder(ValueFormatter.format(lower), ValueFormatter.format(upper)), at: span)
         ]))
     }
     let typed: TypedExpression
@@ -89,9 +83,7 @@ public enum Plotter {
     guard typed.type.isNumeric else {
       return .failure(
         DiagnosticList([
-          .error(
-            "plot-type", "only Money, Rate and Number can be plotted, but '\(request.expression)' is \(typed.type)",
-            at: typed.span)
+          .error(.plotType(request.expression, typed.type), at: typed.span)
         ]))
     }
     let count = max(2, request.samples)
@@ -101,7 +93,7 @@ public enum Plotter {
     let width = (try? end - start) ?? .zero
     for index in 0..<count {
       if isCancelled() {
-        return .failure(DiagnosticList([.error("cancelled", "the plot was cancelled", at: span)]))
+        return .failure(DiagnosticList([.error(.plotCancelled, at: span)]))
       }
       // start + width × index / (count − 1), exact; money lands on whole cents.
       let step = (try? width * ExactDecimal(index)).flatMap { try? $0 / ExactDecimal(count - 1) } ?? .zero
@@ -111,7 +103,7 @@ public enum Plotter {
       case .success(let y):
         points.append(ChartPoint(x: xPosition, y: position(y)))
       case .failure(let list):
-        if list.diagnostics.contains(where: { $0.code == "cancelled" }) { return .failure(list) }
+        if list.diagnostics.contains(where: { $0.code == .cancelled }) { return .failure(list) }
         failed += 1
         if firstFailure == nil { firstFailure = list.diagnostics.first }
         points.append(ChartPoint(x: xPosition, y: .nan))

@@ -1,0 +1,80 @@
+/// Every diagnostic's stable code: the catalogue that `DiagnosticMessage` (the messages, in
+/// `DiagnosticMessages.swift`), the command line (`error[type-mismatch]: …`), the language server (the LSP `code`) and
+/// `docs/LANGUAGE.md` (one row per code, with an example that a test runs) all read.
+///
+/// The raw value is what tools see and rely on; a code is never renamed or reused. To add one: a case here, its
+/// messages in `DiagnosticMessages.swift`, a row in `docs/LANGUAGE.md`.
+public enum DiagnosticCode: String, CaseIterable, Sendable {
+  // MARK: Reading the text (lexer and parser)
+  /// A token that does not fit the grammar where it is: `expected ')'`, `unexpected 'then'`.
+  case syntax
+  case unexpectedCharacter = "unexpected-character"
+  case malformedNumber = "malformed-number"
+  case malformedMoney = "malformed-money"
+  case malformedString = "malformed-string"
+  /// A literal with more digits than the 34 kept: a warning, the value is rounded.
+  case inexactLiteral = "inexact-literal"
+  case numberTooLarge = "number-too-large"
+  case chainedComparison = "chained-comparison"
+  case topLevelExpression = "top-level-expression"
+  /// Nesting beyond `Parser.maximumDepth`.
+  case tooDeep = "too-deep"
+  /// The lexer or the parser stopped after 500 errors.
+  case tooManyErrors = "too-many-errors"
+  /// A source of 2 GiB or more.
+  case tooLarge = "too-large"
+
+  // MARK: Checking
+  case unknownName = "unknown-name"
+  case unknownType = "unknown-type"
+  case unknownMember = "unknown-member"
+  case unknownArgument = "unknown-argument"
+  case typeMismatch = "type-mismatch"
+  case notAValue = "not-a-value"
+  case notCallable = "not-callable"
+  case duplicateDefinition = "duplicate-definition"
+  case duplicateArgument = "duplicate-argument"
+  case argumentOrder = "argument-order"
+  case wrongArgumentCount = "wrong-argument-count"
+  case missingArgument = "missing-argument"
+  case invalidRange = "invalid-range"
+  case emptyBrackets = "empty-brackets"
+  case unorderedBrackets = "unordered-brackets"
+  case cycle
+  case inferenceTooDeep = "inference-too-deep"
+  /// A jurisdiction declared without any `year` block: a warning.
+  case noYears = "no-years"
+  case missingParameter = "missing-parameter"
+  /// Where one expression was expected (`taxpro explain`, the REPL's `:type`): a declaration, or two expressions.
+  case notAnExpression = "not-an-expression"
+
+  // MARK: Evaluating
+  case divisionByZero = "division-by-zero"
+  case overflow
+  case outOfRange = "out-of-range"
+  case noFigures = "no-figures"
+  /// Running what did not check: a formula with errors, an expression with errors.
+  case hasErrors = "has-errors"
+  case stepLimit = "step-limit"
+  case depthLimit = "depth-limit"
+  case cancelled
+  /// The checker let through what the evaluator cannot run: a bug in TaxPro, never the user's mistake.
+  case `internal`
+
+  // MARK: Tests
+  case testFailed = "test-failed"
+  case testHasErrors = "test-has-errors"
+
+  // MARK: Charts (the REPL's `:plot`, `taxpro plot`)
+  case plotRange = "plot-range"
+  case plotType = "plot-type"
+
+  /// How bad a diagnostic of this code is: everything is an error but a rounded literal and a jurisdiction without
+  /// figures, which the program can still run with.
+  public var severity: Severity {
+    switch self {
+    case .inexactLiteral, .noYears: .warning
+    default: .error
+    }
+  }
+}
