@@ -1,8 +1,8 @@
 """The post-lexer for grammar/taxpro.lark: line breaks that end statements become _NL tokens.
 
-It implements the rule stated at the top of taxpro.lark, the same rule as the Swift lexer's
-`Lexer.markStatementEnds`. Lark ignores all whitespace; this post-lexer looks at the line numbers of consecutive tokens
-to find line breaks.
+It implements the rule stated at the top of taxpro.lark, the same rule as the Swift lexer's `StatementEnds`
+(Sources/TaxProCore/Syntax/Lexer.swift). Lark ignores all whitespace; this post-lexer looks at the line numbers of
+consecutive tokens to find line breaks.
 """
 
 from lark import Token

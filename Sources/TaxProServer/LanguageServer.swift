@@ -187,11 +187,9 @@ public final class LanguageServer: MessageHandler {
     usesPullDiagnostics = params.capability("textDocument", "diagnostic") != nil
     workspace.setRoots(params.workspaceRoots)
     return LSP.InitializeResult(
-      capabilities: capabilities(), serverInfo: LSP.ProgramInfo(name: "taxpro", version: LanguageServer.version)
+      capabilities: capabilities(), serverInfo: LSP.ProgramInfo(name: "taxpro", version: TaxPro.version)
     ).toJSON()
   }
-
-  public static let version = "0.1.0"
 
   func capabilities() -> LSP.ServerCapabilities {
     var capabilities = LSP.ServerCapabilities()

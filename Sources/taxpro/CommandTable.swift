@@ -1,4 +1,5 @@
 import Foundation
+import TaxProCore
 
 /// A `taxpro` command, in swift-argument-parser's shape: its help (name, options, arguments), how it decodes the
 /// command line into its own fields, what it checks about them, and what it does.
@@ -93,7 +94,7 @@ enum CommandTable {
     let colour = parsed.options.last { $0.option == .color || $0.option == .noColor }
     Output.configure(colour.map { $0.option == .color })
     if parsed.has(.version) {
-      Output.write("taxpro \(version)\n")
+      Output.write("taxpro \(TaxPro.version)\n")
       return 0
     }
     guard let type = command(named: parsed.command) else { return 2 }

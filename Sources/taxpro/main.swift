@@ -1,8 +1,5 @@
 import Foundation
 
-/// The version printed by `--version`.
-let version = "0.1.0"
-
 /// Tunes glibc's allocator for a short-lived process that builds large trees: one heap for every thread (the
 /// worker's own arena would grow by `mprotect` in small steps), grown in 64 MiB steps and never trimmed.
 /// `mallopt` is looked up at run time because Swift does not import `<malloc.h>`. The per-thread cache of free chunks

@@ -161,32 +161,6 @@ public struct Lexer {
       to: &tokens)
   }
 
-  /// Inserts a `newline` token at each line break that ends a statement, by one rule that `grammar/taxpro.lark`'s
-  /// post-lexer shares. A line break ends a statement when
-  /// - it is not inside parentheses (inside `{ }` it counts again, even within parentheses),
-  /// - the token before it can end a statement and the token after it can begin one, and
-  /// - the token after it is not a `-` or `.` indented further than the line where the statement began (such a line
-  ///   continues the expression above).
-  /// A statement begins at the start of the input, after `{`, and after a line break that ends a statement.
-  /// A declaration at the left margin closes whatever parentheses and braces are open: `formula` or `let`, and
-  /// `test "…"`, `province XX`, `parameters Name`, `federal "…"` or `federal {` (from the token after the word on).
-  /// Line breaks are "\n", "\r\n" and a lone "\r", as in `SourceFile.lineStarts`.
-  ///
-  /// The lexer applies the rule token by token as it makes them (`StatementEnds`); this is the same rule over a list
-  /// of the tokens of `source`.
-  static func markStatementEnds(_ raw: [Token], in source: SourceFile) -> [Token] {
-    var result: [Token] = []
-    result.reserveCapacity(raw.count + raw.count / 4)
-    var rule = StatementEnds()
-    let lexer = Lexer(source: source)
-    for token in raw {
-      let word = token.kind == .identifier && token.startsLine && token.column == 0
-        ? lexer.declarationWord(Int(token.start), Int(token.end)) : nil
-      rule.append(token, word: word, to: &result)
-    }
-    return result
-  }
-
   /// The reserved word spelled by `bytes[start..<end]`, if any (`TokenKind.keywords`), compared byte by byte: most
   /// names are short and lowercase, and building a string for each to look up would cost more than lexing it.
   func keywordKind(_ start: Int, _ end: Int) -> TokenKind? {
@@ -493,8 +467,19 @@ public struct Lexer {
   }
 }
 
-/// The rule of `Lexer.markStatementEnds` as a state machine over tokens in order: each token is appended to `result`,
-/// after a `newline` token when the line break before it ends a statement.
+/// The one rule for line breaks: which of them end statements. `grammar/taxpro_postlex.py` implements the same rule
+/// for the Lark grammar (tests compare the two parsers). A line break ends a statement when
+/// - it is not inside parentheses (inside `{ }` it counts again, even within parentheses),
+/// - the token before it can end a statement and the token after it can begin one, and
+/// - the token after it is not a `-` or `.` indented further than the line where the statement began (such a line
+///   continues the expression above).
+/// A statement begins at the start of the input, after `{`, and after a line break that ends a statement.
+/// A declaration at the left margin closes whatever parentheses and braces are open: `formula` or `let`, and
+/// `test "…"`, `province XX`, `parameters Name`, `federal "…"` or `federal {` (from the token after the word on).
+/// Line breaks are "\n", "\r\n" and a lone "\r", as in `SourceFile.lineStarts`.
+///
+/// The lexer applies it token by token as it makes them: each token is appended to `result`, after a `newline` token
+/// when the line break before it ends a statement.
 struct StatementEnds {
   var nesting: [TokenKind] = []
   var statementIndent: Int32 = 0

@@ -9,8 +9,8 @@ public enum ParseMode: Sendable {
 /// **Invariant:** parsing never fails. It returns a tree and its diagnostics, recovering at line and declaration
 /// boundaries so that one file can show many errors and editors can still work in broken code.
 ///
-/// Line breaks that end statements arrive as `newline` tokens (the lexer decides which, see
-/// `Lexer.markStatementEnds`); all other line breaks are invisible here.
+/// Line breaks that end statements arrive as `newline` tokens (the lexer decides which, by the rule of
+/// `StatementEnds`); all other line breaks are invisible here.
 public struct Parser {
   /// Deeper nesting than this is a diagnostic, never a stack overflow.
   public static let maximumDepth = 256
@@ -223,7 +223,7 @@ public struct Parser {
   /// At the first token of a declaration at the left margin: `formula`, `let`, `test "…"`, `parameters Name {`,
   /// `province XX`, `federal "…"` or `federal {`. No expression, argument list or parameter list goes on at such a
   /// token in a valid file, so each of them stops there rather than take the declaration in (and the lexer forgets
-  /// open brackets there, `Lexer.markStatementEnds`): whatever error came before, the declarations after it are parsed
+  /// open brackets there, `StatementEnds`): whatever error came before, the declarations after it are parsed
   /// as if it were not there.
   var atNextDeclaration: Bool {
     guard current.startsLine && current.column == 0 else { return false }

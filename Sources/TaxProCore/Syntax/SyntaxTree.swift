@@ -333,7 +333,7 @@ struct ParseSegment: Sendable {
   var diagnosticCount: Int32
   /// Whether the step begins where a re-parse may start or stop: a `formula` or `let` at column 0 after a line break
   /// that ended a statement (or at the start of the input). The lexer's state is the same there whatever came
-  /// before (`Lexer.markStatementEnds` forgets open parentheses at such a line), and so is the parser's.
+  /// before (`StatementEnds` forgets open parentheses at such a line), and so is the parser's.
   var isBoundary: Bool
   /// The parser's state carried into the step: whether the declaration before was a formula, and whether an error
   /// was already reported at the step's first token. A re-parse starts with them and must end with them.

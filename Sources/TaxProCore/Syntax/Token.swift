@@ -7,7 +7,7 @@ public enum TokenKind: UInt8, Sendable {
   // Punctuation and operators.
   case plus, minus, star, slash, leftParen, rightParen, leftBrace, rightBrace, comma, colon, dot, dotDot
   case equal, equalEqual, bangEqual, less, lessEqual, greater, greaterEqual, arrow
-  /// A line break that ends a statement (see `Lexer.markStatementEnds`); other line breaks produce no token.
+  /// A line break that ends a statement (see `StatementEnds`, in `Lexer.swift`); other line breaks produce no token.
   case newline
   /// A character or literal the lexer could not make sense of (already reported).
   case invalid

@@ -25,7 +25,7 @@ struct InteractiveCommand: Command {
     let sources = try Loading.standardLibrary()
     let session = sources.session(year: inputs.year)
     try Commands.checkYear(inputs.year, years: session.program.years)
-    let banner = "TaxPro \(version) — tax year \(session.year). :help for help, Ctrl-D to leave.\n"
+    let banner = "TaxPro \(TaxPro.version) — tax year \(session.year). :help for help, Ctrl-D to leave.\n"
     return TerminalREPL.run(
       session: session, sources: sources, files: inputs.files, color: Output.colorOut, banner: banner)
   }
