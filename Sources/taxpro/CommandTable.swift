@@ -29,7 +29,7 @@ enum CommandTable {
   static var commands: [any Command.Type] {
     [
       DefaultCommand.self, InteractiveCommand.self, EvalCommand.self, ExplainCommand.self, CheckCommand.self,
-      TestCommand.self, FormatCommand.self, PlotCommand.self, LanguageServerCommand.self,
+      TestCommand.self, FormatCommand.self, PlotCommand.self, LanguageServerCommand.self, VocabularyCommand.self,
     ]
   }
 

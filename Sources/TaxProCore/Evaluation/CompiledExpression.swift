@@ -148,8 +148,7 @@ final class ExpressionCompiler {
       return CallNode(
         formulaCode(index), evaluator.program.formulas[index], arguments.map { $0.map(compile) },
         arguments.map { $0?.span ?? span }, span)
-    case .builtin(let builtin, let arguments)
-    where arguments.count == 2 && (builtin == .tax || builtin == .marginalRate || builtin == .averageRate):
+    case .builtin(let builtin, let arguments) where arguments.count == 2 && builtin.isBracketFunction:
       let table = compile(arguments[0])
       let amount = compile(arguments[1])
       if builtin == .tax, let entry = table as? EntryNode { return PreparedTaxNode(entry, amount, span) }

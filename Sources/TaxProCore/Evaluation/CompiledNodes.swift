@@ -492,8 +492,8 @@ final class PreparedTaxNode: Node {
       machine.leave()
       return .money(total)
     }
-    let result = try BracketFunctionNode.value(
-      .tax, entry._withUnsafeGuaranteedRef { $0.value }, amountValue, machine.evaluator, span)
+    let result = try machine.evaluator.bracketFunction(
+      .tax, entry._withUnsafeGuaranteedRef { $0.value }, amountValue, at: span)
     machine.leave()
     return result
   }
@@ -516,23 +516,9 @@ final class BracketFunctionNode: Node {
     try machine.enter(span)
     let tableValue = try table.run(&machine)
     let amountValue = try amount.run(&machine)
-    let result = try Self.value(builtin, tableValue, amountValue, machine.evaluator, span)
+    let result = try machine.evaluator.bracketFunction(builtin, tableValue, amountValue, at: span)
     machine.leave()
     return result
-  }
-
-  static func value(
-    _ builtin: Builtin, _ tableValue: Value, _ amountValue: Value, _ evaluator: Evaluator, _ span: Span
-  ) throws(RuntimeError) -> Value {
-    guard case .brackets(let table) = tableValue, case .money(let amount) = amountValue else {
-      throw evaluator.fail(.internalError("'\(builtin.name)' expected a bracket table and an amount"), at: span)
-    }
-    do throws(ArithmeticError) {
-      let result = try BracketMath.value(of: builtin, table, amount: amount)
-      return builtin == .tax ? .money(result) : .rate(result)
-    } catch {
-      throw evaluator.arithmeticFailure(error, at: span)
-    }
   }
 }
 

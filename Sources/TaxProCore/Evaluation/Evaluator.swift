@@ -208,21 +208,11 @@ public final class Evaluator {
       return value
     case .call(let index, let arguments):
       return try call(index, arguments, at: expression.span, callerFrame: &frame)
-    case .builtin(let builtin, let arguments)
-    where recorder == nil && arguments.count == 2
-      && (builtin == .tax || builtin == .marginalRate || builtin == .averageRate):
+    case .builtin(let builtin, let arguments) where recorder == nil && arguments.count == 2 && builtin.isBracketFunction:
       // The bracket functions without an explanation: no argument array, no portions.
       let tableValue = try evaluate(arguments[0], in: &frame)
       let amountValue = try evaluate(arguments[1], in: &frame)
-      guard case .brackets(let table) = tableValue, case .money(let amount) = amountValue else {
-        throw fail(.internalError("'\(builtin.name)' expected a bracket table and an amount"), at: expression.span)
-      }
-      do throws(ArithmeticError) {
-        let result = try BracketMath.value(of: builtin, table, amount: amount)
-        return builtin == .tax ? .money(result) : .rate(result)
-      } catch {
-        throw arithmeticFailure(error, at: expression.span)
-      }
+      return try bracketFunction(builtin, tableValue, amountValue, at: expression.span)
     case .builtin(let builtin, let arguments):
       var values: [Value] = []
       values.reserveCapacity(arguments.count)

@@ -159,7 +159,7 @@ struct Printer {
     let returnPart = formula.returnType.map { "): \($0.name) =" } ?? ") ="
     let inlineParameters = formula.parameters.map { parameterText($0) }.joined(separator: ", ")
     let documented = formula.parameters.contains { !$0.documentation.isEmpty || hasComments(in: $0.span) }
-    let header = "formula \(formula.name.name)(\(inlineParameters)\(returnPart)"
+    let header = "\(word(.kwFormula)) \(formula.name.name)(\(inlineParameters)\(returnPart)"
     if !documented && header.count <= Formatter.lineWidth {
       // One short line when there are no lets and the result fits.
       if formula.lets.isEmpty, !isMultiline(formula.result) {
@@ -172,7 +172,7 @@ struct Printer {
       }
       lines.append(header)
     } else {
-      lines.append("formula \(formula.name.name)(")
+      lines.append("\(word(.kwFormula)) \(formula.name.name)(")
       for (index, parameter) in formula.parameters.enumerated() {
         begin(parameter.span, indent: 1, allowBlank: false)
         lines.append(pad(1) + parameterText(parameter) + (index + 1 < formula.parameters.count ? "," : ""))
@@ -197,7 +197,7 @@ struct Printer {
   func parameterText(_ parameter: Parameter) -> String {
     var text = "\(parameter.name.name): \(parameter.type.name)"
     if let range = parameter.range {
-      text += " in \(expression(range.lower, indent: 0))..\(expression(range.upper, indent: 0))"
+      text += " \(word(.kwIn)) \(expression(range.lower, indent: 0))\(word(.dotDot))\(expression(range.upper, indent: 0))"
     }
     if let defaultValue = parameter.defaultValue { text += " = \(expression(defaultValue, indent: 0))" }
     return text
@@ -205,14 +205,14 @@ struct Printer {
 
   mutating func printLet(_ binding: LetBinding, indent: Int) {
     let typePart = binding.type.map { ": \($0.name)" } ?? ""
-    printStatement(prefix: "let \(binding.name.name)\(typePart) = ", binding.value, indent: indent)
+    printStatement(prefix: "\(word(.kwLet)) \(binding.name.name)\(typePart) = ", binding.value, indent: indent)
     end(binding.span)
   }
 
   mutating func printTest(_ test: TestDeclaration) {
     begin(test.span, indent: 0)
-    let yearPart = test.year.map { " year \($0)" } ?? ""
-    lines.append("test \(stringLiteral(test.name))\(yearPart) {")
+    let yearPart = test.year.map { " \(word(.kwYear)) \($0)" } ?? ""
+    lines.append("\(word(.kwTest)) \(stringLiteral(test.name))\(yearPart) {")
     lastEnd = test.yearSpan?.end ?? test.nameSpan.end
     var first = true
     for item in test.items {
@@ -239,7 +239,7 @@ struct Printer {
 
   mutating func printInterface(_ interface: InterfaceDeclaration) {
     begin(interface.span, indent: 0)
-    lines.append("parameters \(interface.name.name) {")
+    lines.append("\(word(.kwParameters)) \(interface.name.name) {")
     lastEnd = interface.name.span.end
     var first = true
     for member in interface.members {
@@ -254,13 +254,14 @@ struct Printer {
   mutating func printJurisdiction(_ jurisdiction: JurisdictionDeclaration) {
     begin(jurisdiction.span, indent: 0)
     let namePart = jurisdiction.fullName.map { " " + stringLiteral($0) } ?? ""
-    let head = jurisdiction.kind == .federal ? "federal" : "province \(jurisdiction.code.name)"
+    let head =
+      jurisdiction.kind == .federal ? word(.kwFederal) : "\(word(.kwProvince)) \(jurisdiction.code.name)"
     lines.append("\(head)\(namePart) {")
     lastEnd = jurisdiction.code.span.end
     var first = true
     for year in jurisdiction.years {
       begin(year.span, indent: 1, allowBlank: !first)
-      lines.append(pad(1) + "year \(year.year) {")
+      lines.append(pad(1) + "\(word(.kwYear)) \(year.year) {")
       lastEnd = year.yearSpan.end
       var firstDefinition = true
       for definition in year.definitions {
@@ -331,14 +332,14 @@ struct Printer {
   func conditionalLines(prefix: String, _ value: Expression, indent: Int) -> [String] {
     var result: [String] = []
     var current = value
-    var head = prefix + "if "
+    var head = prefix + word(.kwIf) + " "
     while case .conditional(let condition, let thenBranch, let elseBranch) = current.kind {
-      result.append(head + expression(condition, indent: indent) + " then")
+      result.append(head + expression(condition, indent: indent) + " " + word(.kwThen))
       result += layout(prefix: pad(indent + 1), thenBranch, indent: indent + 1)
       current = elseBranch
-      head = pad(indent) + "else if "
+      head = pad(indent) + word(.kwElse) + " " + word(.kwIf) + " "
     }
-    result.append(pad(indent) + "else")
+    result.append(pad(indent) + word(.kwElse))
     result += layout(prefix: pad(indent + 1), current, indent: indent + 1)
     return result
   }
@@ -368,13 +369,13 @@ struct Printer {
     case .rate: return source.text(of: value.span)
     case .money: return moneyText(source.text(of: value.span))
     case .text: return source.text(of: value.span)
-    case .bool(let flag): return flag ? "true" : "false"
+    case .bool(let flag): return word(flag ? .kwTrue : .kwFalse)
     case .name(let name): return name
-    case .federal: return "federal"
+    case .federal: return word(.kwFederal)
     case .missing: return source.text(of: value.span)
     case .unary(let op, let operand, _):
       let inner = expression(operand, indent: indent)
-      return op == .negate ? "-" + inner : "not " + inner
+      return op == .negate ? op.rawValue + inner : op.rawValue + " " + inner
     case .binary(let op, let left, let right, _):
       return expression(left, indent: indent) + " " + op.rawValue + " " + expression(right, indent: indent)
     case .call(let callee, let arguments):
@@ -382,16 +383,16 @@ struct Printer {
     case .member(let object, let member):
       return expression(object, indent: indent) + "." + member.name
     case .conditional(let condition, let thenBranch, let elseBranch):
-      return "if " + expression(condition, indent: indent) + " then " + expression(thenBranch, indent: indent)
-        + " else " + expression(elseBranch, indent: indent)
+      return word(.kwIf) + " " + expression(condition, indent: indent) + " " + word(.kwThen) + " "
+        + expression(thenBranch, indent: indent) + " " + word(.kwElse) + " " + expression(elseBranch, indent: indent)
     case .parenthesized(let inner):
       return "(" + expression(inner, indent: indent) + ")"
     case .brackets(let rows):
       let thresholds = rows.map { expression($0.threshold, indent: indent + 1) }
       let width = thresholds.map(\.count).max() ?? 0
-      var text = "brackets {\n"
+      var text = word(.kwBrackets) + " {\n"
       for (row, threshold) in zip(rows, thresholds) {
-        text += pad(indent + 1) + threshold + String(repeating: " ", count: width - threshold.count) + " -> "
+        text += pad(indent + 1) + threshold + String(repeating: " ", count: width - threshold.count) + " " + word(.arrow) + " "
           + expression(row.rate, indent: indent + 1) + "\n"
       }
       return text + pad(indent) + "}"
@@ -420,3 +421,6 @@ struct Printer {
     return result + "\""
   }
 }
+
+/// A keyword's or operator's spelling: the formatter writes the language's words as `Vocabulary` spells them.
+private func word(_ kind: TokenKind) -> String { kind.spelling }

@@ -1,7 +1,7 @@
 extension CompletionAnalysis {
-  static let declarationKeywords: [TokenKind] = [.kwFormula, .kwLet, .kwTest, .kwParameters, .kwProvince]
-  static let expressionKeywords: [TokenKind] = [.kwIf, .kwNot, .kwTrue, .kwFalse, .kwBrackets]
-  static let infixKeywords: [TokenKind] = [.kwAnd, .kwOr, .kwThen, .kwElse]
+  static func keywords(_ placement: Vocabulary.Placement) -> [Vocabulary.Keyword] {
+    Vocabulary.keywords.filter { $0.placement == placement }
+  }
 
   /// Every candidate for the position, before matching against the prefix.
   func candidates() -> [CompletionCandidate] {
@@ -31,21 +31,21 @@ extension CompletionAnalysis {
   func nameCandidates() -> [CompletionCandidate] {
     let enclosing = self.enclosing
     if case .jurisdiction(let jurisdiction, let block) = enclosing, isAtLineStart {
-      guard let block else { return [keyword(.kwYear)] }
+      guard let block else { return CompletionAnalysis.keywords(.yearBlock).map(keyword) }
       return missingParameters(jurisdiction, block)
     }
     // After a complete operand on the same line only an operator can follow; the keyword ones are offered.
     if followsOperand && !isAtLineStart {
-      return CompletionAnalysis.infixKeywords.map(keyword)
+      return CompletionAnalysis.keywords(.infix).map(keyword)
     }
     var result: [CompletionCandidate] = []
     switch enclosing {
     case .topLevel where isAtLineStart:
-      result += CompletionAnalysis.declarationKeywords.map(keyword)
+      result += CompletionAnalysis.keywords(.declaration).map(keyword)
       // A file holds only declarations; the REPL also takes expressions.
       if query.mode == .file { return result }
     case .formula, .test:
-      if isAtLineStart { result.append(keyword(.kwLet)) }
+      if isAtLineStart, let binding = Vocabulary.keyword(.kwLet) { result.append(keyword(binding)) }
     case .jurisdiction, .interface:
       break
     case .topLevel:
@@ -55,31 +55,12 @@ extension CompletionAnalysis {
     result += localCandidates()
     result += sessionCandidates()
     result += globalCandidates()
-    result += CompletionAnalysis.expressionKeywords.map(keyword)
+    result += CompletionAnalysis.keywords(.expression).map(keyword)
     return result
   }
 
-  func keyword(_ kind: TokenKind) -> CompletionCandidate {
-    candidate(kind.spelling, .keyword, detail: "keyword", documentation: CompletionAnalysis.keywordHelp(kind))
-  }
-
-  static func keywordHelp(_ kind: TokenKind) -> String? {
-    switch kind {
-    case .kwFormula: "Declares a formula: `formula name(income: Money): Money = …`"
-    case .kwLet: "Names a value: `let name = expression`"
-    case .kwTest: "A block of checks: `test \"name\" { expression == expected }`"
-    case .kwParameters: "Declares what every jurisdiction must define: `parameters Province { … }`"
-    case .kwProvince: "Declares a province or territory and its figures by year: `province ON \"Ontario\" { year 2025 { … } }`"
-    case .kwYear: "The figures of one tax year: `year 2025 { name = value }`"
-    case .kwIf: "`if condition then value else other`"
-    case .kwNot: "`not condition`: true when the condition is false"
-    case .kwBrackets: "A bracket table: `brackets { $0 -> 15%  $57,375 -> 20.5% }`"
-    case .kwAnd: "True when both sides are true"
-    case .kwOr: "True when either side is true"
-    case .kwThen: "The value when the `if` condition is true"
-    case .kwElse: "The value when the `if` condition is false"
-    default: nil
-    }
+  func keyword(_ keyword: Vocabulary.Keyword) -> CompletionCandidate {
+    candidate(keyword.spelling, .keyword, detail: "keyword", documentation: keyword.help)
   }
 
   func argumentLabels() -> [CompletionCandidate] {
@@ -184,7 +165,8 @@ extension CompletionAnalysis {
     }
     for builtin in Builtin.allCases {
       result.append(
-        candidate(builtin.name, .builtin, detail: builtin.signature, documentation: builtin.summary))
+        candidate(
+          builtin.name, .builtin, detail: builtin.declaration.signature, documentation: builtin.declaration.summary))
     }
     return result
   }

@@ -86,8 +86,8 @@ public enum Hover {
     case .builtin(let name):
       guard let builtin = Builtin(rawValue: name) else { return nil }
       var documentation = Documentation()
-      documentation.summary = builtin.summary
-      return HoverInfo(span: span, code: builtin.signature, documentation: documentation, value: nil, notes: ["Built-in function."])
+      documentation.summary = builtin.declaration.summary
+      return HoverInfo(span: span, code: builtin.declaration.signature, documentation: documentation, value: nil, notes: ["Built-in function."])
     case .type(let type):
       var documentation = Documentation()
       documentation.summary = type.summary

@@ -78,7 +78,7 @@ public enum Rename {
     guard isIdentifier(newName) else {
       return Refusal("'\(newName)' is not a name: use letters, digits and '_', starting with a letter or '_'")
     }
-    if TokenKind.keywords[newName] != nil { return Refusal("'\(newName)' is a keyword") }
+    if Vocabulary.keyword(newName)?.isReserved == true { return Refusal("'\(newName)' is a keyword") }
     if Builtin(rawValue: newName) != nil { return Refusal("'\(newName)' is a built-in function") }
     if TaxType(name: newName) != nil { return Refusal("'\(newName)' is the name of a type") }
     if newName == "ans" { return Refusal("'ans' is reserved for the REPL's last result") }

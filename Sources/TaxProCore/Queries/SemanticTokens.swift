@@ -49,7 +49,7 @@ public enum SemanticTokens {
       case .string:
         add(start, end, .string)
       case .identifier:
-        if isContextualKeyword(lexed, position, source: source) {
+        if Parser.contextualKeyword(at: position, in: lexed, bytes: source.bytes) != nil {
           add(start, end, .keyword)
         } else if let occurrence = byStart[start], occurrence.span.end == end {
           let (kind, modifiers) = classify(occurrence, program: program, libraryFiles: libraryFiles)
@@ -67,23 +67,6 @@ public enum SemanticTokens {
       add(comment.span.start, comment.span.end, .comment, comment.isDocumentation ? SemanticTokenModifier.documentation.bit : 0)
     }
     return result.sorted { $0.span.start < $1.span.start }
-  }
-
-  /// `province`, `parameters`, `test` and `year` where they start their construct, as the parser reads them.
-  static func isContextualKeyword(_ tokens: [Token], _ position: Int, source: SourceFile) -> Bool {
-    let token = tokens[position]
-    let length = Int(token.end - token.start)
-    guard length >= 4, length <= 10, position + 1 < tokens.count else { return false }
-    let word = String(decoding: source.bytes[token.range], as: UTF8.self)
-    guard let keyword = TokenKind.contextualKeywords[word] else { return false }
-    let next = tokens[position + 1].kind
-    switch keyword {
-    case .kwProvince: return next == .identifier
-    case .kwParameters: return next == .identifier && position + 2 < tokens.count && tokens[position + 2].kind == .leftBrace
-    case .kwTest: return next == .string
-    case .kwYear: return next == .number
-    default: return false
-    }
   }
 
   static func classify(

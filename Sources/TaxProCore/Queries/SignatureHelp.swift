@@ -124,31 +124,12 @@ public enum SignatureHelp {
   }
 
   static func builtinSignature(_ builtin: Builtin, argument: Int) -> SignatureInfo {
-    let label = builtin.signature
-    let bytes = Array(label.utf8)
-    var slots: [SignatureInfo.ParameterSlot] = []
-    // Parameters sit between the first '(' and its ')', separated by ", ".
-    if let open = bytes.firstIndex(of: UInt8(ascii: "(")), let close = bytes.lastIndex(of: UInt8(ascii: ")")),
-      open < close
-    {
-      var begin = open + 1
-      var position = begin
-      while position <= close {
-        if position == close || (bytes[position] == UInt8(ascii: ",") && position + 1 < close) {
-          let pieceEnd = position
-          let names = builtin.parameterNames
-          let name = slots.count < names.count ? names[slots.count] : ""
-          slots.append(.init(labelRange: begin..<pieceEnd, name: name, documentation: nil))
-          position += 1
-          while position < close, bytes[position] == UInt8(ascii: " ") { position += 1 }
-          begin = position
-          continue
-        }
-        position += 1
-      }
-    }
-    var active: Int? = argument < slots.count ? argument : nil
-    if builtin == .min || builtin == .max { active = min(argument, 1) }
-    return SignatureInfo(label: label, parameters: slots, activeParameter: active, documentation: builtin.summary)
+    let declaration = builtin.declaration
+    let (label, parameters) = declaration.labelled
+    let slots = parameters.map { SignatureInfo.ParameterSlot(labelRange: $0.range, name: $0.name, documentation: nil) }
+    // Every argument after a variadic function's last parameter is its `…`.
+    let active: Int? =
+      declaration.isVariadic ? min(argument, declaration.parameters.count) : (argument < slots.count ? argument : nil)
+    return SignatureInfo(label: label, parameters: slots, activeParameter: active, documentation: declaration.summary)
   }
 }

@@ -137,18 +137,19 @@ extension Checker {
     return "formula \(declaration.name.name)(\(parameters.joined(separator: ", ")))"
   }
 
+  /// A built-in's call against its declaration: how many arguments, each of its type, every `T` one numeric type.
   func checkBuiltinCall(
     _ builtin: Builtin, _ callee: Identifier, _ arguments: [Argument], _ span: Span, in scope: inout Scope
   ) -> TypedExpression {
+    let declaration = builtin.declaration
     let typed = arguments.map { check($0.value, in: &scope) }
     if let labelled = arguments.first(where: { $0.label != nil }), let label = labelled.label {
-      error(.builtinLabels, at: label.span,
-        notes: [DiagnosticNote(.note, builtin.signature)])
+      error(.builtinLabels, at: label.span, notes: [DiagnosticNote(.note, declaration.signature)])
       return .invalid(span)
     }
     if typed.contains(where: { $0.type == .error }) { return .invalid(span) }
-    func arity(_ allowed: ClosedRange<Int>) -> Bool {
-      if allowed.contains(typed.count) { return true }
+    let allowed = declaration.arity
+    guard allowed.contains(typed.count) else {
       let expected =
         allowed.lowerBound == allowed.upperBound
         ? countText(allowed.lowerBound, "argument")
@@ -157,62 +158,49 @@ extension Checker {
           : "\(allowed.lowerBound) or \(countText(allowed.upperBound, "argument"))")
       error(
         .argumentCount(builtin.name, takes: expected, given: typed.count), at: span,
-        notes: [DiagnosticNote(.note, builtin.signature)])
-      return false
+        notes: [DiagnosticNote(.note, declaration.signature)])
+      return .invalid(span)
     }
-    func requireNumeric(_ position: Int) -> Bool {
-      guard typed[position].type.isNumeric else {
-        error(
-          .builtinNeedsNumber(builtin.name, found: typed[position].type),
-          at: arguments[position].value.span)
-        return false
+    // The first `T` argument decides what `T` is; the others must be the same.
+    var numeric: Int? = nil
+    for (position, argument) in typed.enumerated() {
+      guard let parameter = declaration.parameter(at: position) else { break }
+      let syntax = arguments[position].value
+      switch parameter.type {
+      case .numeric:
+        if let first = numeric {
+          guard argument.type == typed[first].type else {
+            var notes = [DiagnosticNote(.note, "the first argument is \(typed[first].type)", span: arguments[first].value.span)]
+            var fixes: [Fix] = []
+            addLiteralHint(syntax, expected: typed[first].type, notes: &notes, fixes: &fixes)
+            error(
+              .builtinArgumentsDiffer(builtin.name, first: typed[first].type, found: argument.type), at: syntax.span,
+              notes: notes, fixes: fixes)
+            return .invalid(span)
+          }
+        } else {
+          guard argument.type.isNumeric else {
+            error(.builtinNeedsNumber(builtin.name, found: argument.type), at: syntax.span)
+            return .invalid(span)
+          }
+          numeric = position
+        }
+      case .exactly(let type):
+        guard argument.type == type else {
+          var notes: [DiagnosticNote] = [DiagnosticNote(.note, declaration.signature)]
+          var fixes: [Fix] = []
+          addLiteralHint(syntax, expected: type, notes: &notes, fixes: &fixes)
+          error(
+            .mustBe("\(parameter.role) of '\(builtin.name)'", type, found: argument.type), at: syntax.span,
+            notes: notes, fixes: fixes)
+          return .invalid(span)
+        }
       }
-      return true
     }
-    func requireSame(as first: Int, _ positions: Range<Int>) -> Bool {
-      for position in positions where typed[position].type != typed[first].type {
-        var notes = [DiagnosticNote(.note, "the first argument is \(typed[first].type)", span: arguments[first].value.span)]
-        var fixes: [Fix] = []
-        addLiteralHint(arguments[position].value, expected: typed[first].type, notes: &notes, fixes: &fixes)
-        error(
-          .builtinArgumentsDiffer(builtin.name, first: typed[first].type, found: typed[position].type),
-          at: arguments[position].value.span, notes: notes, fixes: fixes)
-        return false
-      }
-      return true
-    }
-    func require(_ position: Int, _ type: TaxType, _ role: String) -> Bool {
-      guard typed[position].type == type else {
-        var notes: [DiagnosticNote] = [DiagnosticNote(.note, builtin.signature)]
-        var fixes: [Fix] = []
-        addLiteralHint(arguments[position].value, expected: type, notes: &notes, fixes: &fixes)
-        error(
-          .mustBe("\(role) of '\(builtin.name)'", type, found: typed[position].type),
-          at: arguments[position].value.span, notes: notes, fixes: fixes)
-        return false
-      }
-      return true
-    }
-    var result: TaxType
-    switch builtin {
-    case .min, .max:
-      guard arity(1...Int.max), requireNumeric(0), requireSame(as: 0, 1..<typed.count) else { return .invalid(span) }
-      result = typed[0].type
-    case .abs, .floor, .ceil:
-      guard arity(1...1), requireNumeric(0) else { return .invalid(span) }
-      result = typed[0].type
-    case .round:
-      guard arity(1...2), requireNumeric(0) else { return .invalid(span) }
-      if typed.count == 2 && !require(1, .number, "the number of places") { return .invalid(span) }
-      result = typed[0].type
-    case .clamp:
-      guard arity(3...3), requireNumeric(0), requireSame(as: 0, 1..<3) else { return .invalid(span) }
-      result = typed[0].type
-    case .tax, .marginalRate, .averageRate:
-      guard arity(2...2), require(0, .brackets, "the first argument"), require(1, .money, "the amount") else {
-        return .invalid(span)
-      }
-      result = builtin == .tax ? .money : .rate
+    let result: TaxType
+    switch declaration.result {
+    case .numeric: result = numeric.map { typed[$0].type } ?? .error
+    case .exactly(let type): result = type
     }
     return TypedExpression(.builtin(builtin, typed), result, span)
   }

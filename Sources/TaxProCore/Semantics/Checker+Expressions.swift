@@ -64,7 +64,7 @@ extension Checker {
       return TypedExpression(.literal(.province(name)), .province, span)
     }
     if formulaIndex[name] != nil || Builtin(rawValue: name) != nil {
-      let signature = formulaIndex[name].map { _ in name + "(…)" } ?? (Builtin(rawValue: name)?.signature ?? name)
+      let signature = formulaIndex[name].map { _ in name + "(…)" } ?? (Builtin(rawValue: name)?.declaration.signature ?? name)
       error(
         .formulaNotAValue(name), at: span,
         notes: [DiagnosticNote(.help, "write \(signature)")])

@@ -389,7 +389,7 @@ public final class Checker {
     if let builtin = Builtin(rawValue: name.name) {
       error(
         .builtinRedefined(name.name), at: name.span,
-        notes: [DiagnosticNote(.note, builtin.signature)])
+        notes: [DiagnosticNote(.note, builtin.declaration.signature)])
       return false
     }
     if TaxType(name: name.name) != nil {

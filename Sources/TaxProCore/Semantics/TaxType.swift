@@ -28,20 +28,19 @@ public enum TaxType: Hashable, Sendable, CustomStringConvertible {
 
   /// The type named in source, if any.
   public init?(name: String) {
-    switch name {
-    case "Money": self = .money
-    case "Rate": self = .rate
-    case "Number": self = .number
-    case "Bool": self = .bool
-    case "Text": self = .text
-    case "Province": self = .province
-    case "Brackets": self = .brackets
-    default: return nil
-    }
+    guard let type = TaxType.writable.first(where: { $0.description == name }) else { return nil }
+    self = type
   }
 
-  /// Every type a user can write, for completion and messages.
+  /// Every type a user can write (the language's type names), for the checker, completion, messages and
+  /// `taxpro vocabulary`.
   public static let writable: [TaxType] = [.money, .rate, .number, .bool, .text, .province, .brackets]
+
+  /// `Money, Rate, Number, Bool, Text, Province and Brackets`.
+  static var writtenList: String {
+    let names = writable.map(\.description)
+    return names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+  }
 
   /// Money, Rate and Number.
   public var isNumeric: Bool { self == .money || self == .rate || self == .number }

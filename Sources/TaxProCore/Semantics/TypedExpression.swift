@@ -19,59 +19,6 @@ public enum ArithmeticOperation: Sendable {
   }
 }
 
-/// The built-in functions.
-public enum Builtin: String, CaseIterable, Sendable {
-  case min, max, abs, round, floor, ceil, clamp, tax
-  case marginalRate = "marginal_rate"
-  case averageRate = "average_rate"
-
-  public var name: String { rawValue }
-
-  /// The signature shown in completion, hover and signature help.
-  public var signature: String {
-    switch self {
-    case .min: "min(x: T, …): T"
-    case .max: "max(x: T, …): T"
-    case .abs: "abs(x: T): T"
-    case .round: "round(x: T, places: Number = 0): T"
-    case .floor: "floor(x: T): T"
-    case .ceil: "ceil(x: T): T"
-    case .clamp: "clamp(x: T, lo: T, hi: T): T"
-    case .tax: "tax(b: Brackets, amount: Money): Money"
-    case .marginalRate: "marginal_rate(b: Brackets, amount: Money): Rate"
-    case .averageRate: "average_rate(b: Brackets, amount: Money): Rate"
-    }
-  }
-
-  /// Parameter names for signature help.
-  public var parameterNames: [String] {
-    switch self {
-    case .min, .max: ["x", "…"]
-    case .abs, .floor, .ceil: ["x"]
-    case .round: ["x", "places"]
-    case .clamp: ["x", "lo", "hi"]
-    case .tax, .marginalRate, .averageRate: ["b", "amount"]
-    }
-  }
-
-  public var summary: String {
-    switch self {
-    case .min: "The smallest of its arguments (Money, Rate or Number, all of one type)."
-    case .max: "The largest of its arguments (Money, Rate or Number, all of one type)."
-    case .abs: "The value without its sign."
-    case .round:
-      "Rounds half away from zero: Money to whole dollars, a Rate to whole percents, a Number to a whole number — or to `places` decimals."
-    case .floor: "Rounds down: Money to whole dollars, a Rate to whole percents, a Number to a whole number."
-    case .ceil: "Rounds up: Money to whole dollars, a Rate to whole percents, a Number to a whole number."
-    case .clamp: "`x` kept between `lo` and `hi`."
-    case .tax:
-      "Tax on `amount` under bracket table `b`: each bracket's rate applies to the part of the amount inside the bracket; summed exactly, rounded once to the cent."
-    case .marginalRate: "The rate that applies to the next dollar of `amount` under bracket table `b`."
-    case .averageRate: "Tax as a share of the whole amount: `tax(b, amount) / amount` (0% when the amount is not positive)."
-    }
-  }
-}
-
 /// One row of a bracket table after checking.
 public struct TypedBracketRow: Sendable {
   public var threshold: TypedExpression

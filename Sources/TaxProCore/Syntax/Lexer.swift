@@ -161,36 +161,10 @@ public struct Lexer {
       to: &tokens)
   }
 
-  /// The reserved word spelled by `bytes[start..<end]`, if any (`TokenKind.keywords`), compared byte by byte: most
-  /// names are short and lowercase, and building a string for each to look up would cost more than lexing it.
+  /// The reserved word spelled by `bytes[start..<end]`, if any (`Vocabulary.keywords`), looked up by its bytes:
+  /// building a string for each name to look up would cost more than lexing it.
   func keywordKind(_ start: Int, _ end: Int) -> TokenKind? {
-    let length = end - start
-    guard length >= 2, length <= 8 else { return nil }
-    func matches(_ word: StaticString) -> Bool {
-      guard word.utf8CodeUnitCount == length else { return false }
-      let pointer = word.utf8Start
-      for offset in 1..<length where bytes[start + offset] != pointer[offset] { return false }
-      return true
-    }
-    switch bytes[start] {
-    case UInt8(ascii: "a"): return matches("and") ? .kwAnd : nil
-    case UInt8(ascii: "b"): return matches("brackets") ? .kwBrackets : nil
-    case UInt8(ascii: "e"): return matches("else") ? .kwElse : nil
-    case UInt8(ascii: "f"):
-      if matches("formula") { return .kwFormula }
-      if matches("federal") { return .kwFederal }
-      return matches("false") ? .kwFalse : nil
-    case UInt8(ascii: "i"):
-      if matches("if") { return .kwIf }
-      return matches("in") ? .kwIn : nil
-    case UInt8(ascii: "l"): return matches("let") ? .kwLet : nil
-    case UInt8(ascii: "n"): return matches("not") ? .kwNot : nil
-    case UInt8(ascii: "o"): return matches("or") ? .kwOr : nil
-    case UInt8(ascii: "t"):
-      if matches("then") { return .kwThen }
-      return matches("true") ? .kwTrue : nil
-    default: return nil
-    }
+    Vocabulary.reservedWords.kind(bytes, start, end)
   }
 
   mutating func lexComment() {
@@ -370,75 +344,27 @@ public struct Lexer {
     add(.string, start)
   }
 
+  /// An operator or punctuation (`Vocabulary.symbols`), the longest that fits.
   mutating func lexPunctuation(_ byte: UInt8) {
     let start = index
-    let next = peek(1)
-    var kind: TokenKind
-    var length = 1
-    switch byte {
-    case UInt8(ascii: "+"): kind = .plus
-    case UInt8(ascii: "-"):
-      if next == UInt8(ascii: ">") {
-        kind = .arrow
-        length = 2
-      } else {
-        kind = .minus
-      }
-    case UInt8(ascii: "*"): kind = .star
-    case UInt8(ascii: "/"): kind = .slash
-    case UInt8(ascii: "("): kind = .leftParen
-    case UInt8(ascii: ")"): kind = .rightParen
-    case UInt8(ascii: "{"): kind = .leftBrace
-    case UInt8(ascii: "}"): kind = .rightBrace
-    case UInt8(ascii: ","): kind = .comma
-    case UInt8(ascii: ":"): kind = .colon
-    case UInt8(ascii: "."):
-      if next == UInt8(ascii: ".") {
-        kind = .dotDot
-        length = 2
-      } else {
-        kind = .dot
-      }
-    case UInt8(ascii: "="):
-      if next == UInt8(ascii: "=") {
-        kind = .equalEqual
-        length = 2
-      } else {
-        kind = .equal
-      }
-    case UInt8(ascii: "!"):
-      if next == UInt8(ascii: "=") {
-        kind = .bangEqual
-        length = 2
-      } else {
-        index += 1
-        error(.unexpectedBang, start, index,
-          notes: [DiagnosticNote(.help, "write 'not' for negation and '!=' for 'not equal'")],
-          fixes: [Fix(title: "Write 'not '", replacements: [TextReplacement(span: span(start, index), text: "not ")])])
-        // Read on as 'not', so the rest of the line makes sense.
-        add(.kwNot, start)
-        return
-      }
-    case UInt8(ascii: "<"):
-      if next == UInt8(ascii: "=") {
-        kind = .lessEqual
-        length = 2
-      } else {
-        kind = .less
-      }
-    case UInt8(ascii: ">"):
-      if next == UInt8(ascii: "=") {
-        kind = .greaterEqual
-        length = 2
-      } else {
-        kind = .greater
-      }
-    default:
+    let table = Vocabulary.symbolTable
+    let second = table.second[Int(byte)]
+    if second != 0, peek(1) == second, let kind = table.pair[Int(byte)] {
+      index += 2
+      add(kind, start)
+    } else if let kind = table.single[Int(byte)] {
+      index += 1
+      add(kind, start)
+    } else if byte == UInt8(ascii: "!") {
+      index += 1
+      error(.unexpectedBang, start, index,
+        notes: [DiagnosticNote(.help, "write 'not' for negation and '!=' for 'not equal'")],
+        fixes: [Fix(title: "Write 'not '", replacements: [TextReplacement(span: span(start, index), text: "not ")])])
+      // Read on as 'not', so the rest of the line makes sense.
+      add(.kwNot, start)
+    } else {
       lexUnexpected(start)
-      return
     }
-    index += length
-    add(kind, start)
   }
 
   mutating func lexUnexpected(_ start: Int) {

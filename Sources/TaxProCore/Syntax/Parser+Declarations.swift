@@ -80,7 +80,7 @@ extension Parser {
     }
     errorAtCurrent(
       .expected("a type", found: describe(current)),
-      notes: [DiagnosticNote(.help, "the types are Money, Rate, Number, Bool, Text, Province and Brackets")])
+      notes: [DiagnosticNote(.help, "the types are \(TaxType.writtenList)")])
     return nil
   }
 

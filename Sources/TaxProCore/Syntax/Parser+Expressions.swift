@@ -25,23 +25,7 @@ extension Parser {
     while !at(.endOfFile) && !(current.startsLine && current.column == 0) { advance() }
   }
 
-  func binaryOperator(_ kind: TokenKind) -> BinaryOperator? {
-    switch kind {
-    case .plus: .add
-    case .minus: .subtract
-    case .star: .multiply
-    case .slash: .divide
-    case .equalEqual: .equal
-    case .bangEqual: .notEqual
-    case .less: .less
-    case .lessEqual: .lessEqual
-    case .greater: .greater
-    case .greaterEqual: .greaterEqual
-    case .kwAnd: .and
-    case .kwOr: .or
-    default: nil
-    }
-  }
+  func binaryOperator(_ kind: TokenKind) -> BinaryOperator? { Vocabulary.binaryOperators[Int(kind.rawValue)] }
 
   /// `not` binds looser than comparisons and tighter than `and`: `not a == b` is `not (a == b)`.
   static let notPrecedence = 3

@@ -84,39 +84,25 @@ public struct Parser {
     let token = tokens[index]
     // `federal.credit_rate * $100` starts an expression; only `federal "Canada" {` declares the jurisdiction.
     if token.kind == .kwFederal, index + 1 < tokens.count, tokens[index + 1].kind == .dot { return .identifier }
-    guard token.kind == .identifier, index + 1 < tokens.count, let keyword = contextualKeyword(token) else {
-      return token.kind
-    }
-    let next = tokens[index + 1].kind
-    switch keyword {
-    case .kwProvince: return next == .identifier ? keyword : token.kind
-    case .kwParameters:
-      return next == .identifier && index + 2 < tokens.count && tokens[index + 2].kind == .leftBrace
-        ? keyword : token.kind
-    case .kwTest: return next == .string ? keyword : token.kind
-    case .kwYear: return next == .number ? keyword : token.kind
-    default: return token.kind
-    }
+    return Parser.contextualKeyword(at: index, in: tokens, bytes: source.bytes) ?? token.kind
   }
 
-  /// The contextual keyword (`TokenKind.contextualKeywords`) a name spells, compared byte by byte: this is asked at
-  /// every line that might start a declaration, and a string for each would cost more than the question.
-  func contextualKeyword(_ token: Token) -> TokenKind? {
-    let start = Int(token.start)
-    let length = Int(token.end) - start
-    func matches(_ word: StaticString) -> Bool {
-      guard word.utf8CodeUnitCount == length else { return false }
-      let pointer = word.utf8Start
-      for offset in 0..<length where source.bytes[start + offset] != pointer[offset] { return false }
-      return true
-    }
-    guard length >= 4 else { return nil }
-    switch source.bytes[start] {
-    case UInt8(ascii: "t"): return matches("test") ? .kwTest : nil
-    case UInt8(ascii: "p"):
-      if matches("province") { return .kwProvince }
-      return matches("parameters") ? .kwParameters : nil
-    case UInt8(ascii: "y"): return matches("year") ? .kwYear : nil
+  /// The contextual keyword (`Vocabulary.keywords`) the name at `index` is where it starts its construct, by what
+  /// follows it; nil for a plain name. Semantic highlighting asks the same question of the same tokens.
+  static func contextualKeyword(at index: Int, in tokens: [Token], bytes: [UInt8]) -> TokenKind? {
+    let token = tokens[index]
+    // The word is looked up by its bytes: this is asked at every line that might start a declaration, and a string
+    // for each would cost more than the question.
+    guard token.kind == .identifier, index + 1 < tokens.count,
+      let keyword = Vocabulary.contextualWords.kind(bytes, Int(token.start), Int(token.end))
+    else { return nil }
+    let next = tokens[index + 1].kind
+    switch keyword {
+    case .kwProvince: return next == .identifier ? keyword : nil
+    case .kwParameters:
+      return next == .identifier && index + 2 < tokens.count && tokens[index + 2].kind == .leftBrace ? keyword : nil
+    case .kwTest: return next == .string ? keyword : nil
+    case .kwYear: return next == .number ? keyword : nil
     default: return nil
     }
   }

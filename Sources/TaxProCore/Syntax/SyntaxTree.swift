@@ -8,12 +8,14 @@ public struct Identifier: Hashable, Sendable {
   }
 }
 
+/// A prefix operator; its raw value is its spelling.
 public enum UnaryOperator: String, Sendable {
   case negate = "-"
   case not = "not"
 }
 
-public enum BinaryOperator: String, Sendable {
+/// A binary operator; its raw value is its spelling in `Vocabulary`, which is how the parser finds it.
+public enum BinaryOperator: String, CaseIterable, Sendable {
   case add = "+"
   case subtract = "-"
   case multiply = "*"

@@ -1,4 +1,5 @@
-/// The kinds of token. Keywords are reserved; type names such as `Money` are ordinary identifiers.
+/// The kinds of token. Their spellings, and which keywords are reserved, are in `Vocabulary`; type names such as
+/// `Money` are ordinary identifiers.
 public enum TokenKind: UInt8, Sendable {
   case identifier, number, money, rate, string
   // Keywords.
@@ -12,22 +13,6 @@ public enum TokenKind: UInt8, Sendable {
   /// A character or literal the lexer could not make sense of (already reported).
   case invalid
   case endOfFile
-
-  /// Reserved words. `province`, `parameters`, `test` and `year` are not among them: they are keywords only where a
-  /// declaration or year block starts, so `province: Province` is a fine parameter.
-  static let keywords: [String: TokenKind] = [
-    "formula": .kwFormula, "let": .kwLet, "federal": .kwFederal, "brackets": .kwBrackets, "if": .kwIf,
-    "then": .kwThen, "else": .kwElse, "and": .kwAnd, "or": .kwOr, "not": .kwNot, "in": .kwIn, "true": .kwTrue,
-    "false": .kwFalse,
-  ]
-
-  /// Words that start declarations or blocks only in those places.
-  static let contextualKeywords: [String: TokenKind] = [
-    "test": .kwTest, "parameters": .kwParameters, "province": .kwProvince, "year": .kwYear,
-  ]
-
-  /// Every keyword, reserved or contextual, for completion and highlighting.
-  public static var keywordNames: [String] { (Array(keywords.keys) + Array(contextualKeywords.keys)).sorted() }
 
   public var isKeyword: Bool { rawValue >= TokenKind.kwFormula.rawValue && rawValue <= TokenKind.kwFalse.rawValue }
 
@@ -67,49 +52,8 @@ public enum TokenKind: UInt8, Sendable {
     }
   }
 
-  /// The fixed spelling of keywords and punctuation.
-  public var spelling: String {
-    switch self {
-    case .kwFormula: "formula"
-    case .kwLet: "let"
-    case .kwTest: "test"
-    case .kwParameters: "parameters"
-    case .kwProvince: "province"
-    case .kwFederal: "federal"
-    case .kwYear: "year"
-    case .kwBrackets: "brackets"
-    case .kwIf: "if"
-    case .kwThen: "then"
-    case .kwElse: "else"
-    case .kwAnd: "and"
-    case .kwOr: "or"
-    case .kwNot: "not"
-    case .kwIn: "in"
-    case .kwTrue: "true"
-    case .kwFalse: "false"
-    case .plus: "+"
-    case .minus: "-"
-    case .star: "*"
-    case .slash: "/"
-    case .leftParen: "("
-    case .rightParen: ")"
-    case .leftBrace: "{"
-    case .rightBrace: "}"
-    case .comma: ","
-    case .colon: ":"
-    case .dot: "."
-    case .dotDot: ".."
-    case .equal: "="
-    case .equalEqual: "=="
-    case .bangEqual: "!="
-    case .less: "<"
-    case .lessEqual: "<="
-    case .greater: ">"
-    case .greaterEqual: ">="
-    case .arrow: "->"
-    default: ""
-    }
-  }
+  /// The fixed spelling of keywords and punctuation (`Vocabulary`); empty for names, literals and the like.
+  public var spelling: String { Vocabulary.spellings[Int(rawValue)] }
 }
 
 /// One token: its kind, its bytes, and where its line starts (for the layout rule that continues expressions).

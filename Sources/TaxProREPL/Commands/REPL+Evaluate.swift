@@ -8,7 +8,7 @@ extension REPL {
       return
     }
     if let builtin = Builtin(rawValue: text) {
-      say(style(builtin.signature, .type))
+      say(style(builtin.declaration.signature, .type))
       return
     }
     let (type, diagnostics) = session.type(of: text, name: "<input>")

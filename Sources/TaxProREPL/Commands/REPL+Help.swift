@@ -71,7 +71,7 @@ extension REPL {
     if name.hasPrefix(":") { return commandHelp(String(name.dropFirst())) }
     if let formula = program.formula(named: name) { return formulaHelp(formula) }
     if let builtin = Builtin(rawValue: name) {
-      return [style(builtin.signature, .name)] + TextLayout.wrap(builtin.summary, width: width, first: "  ")
+      return [style(builtin.declaration.signature, .name)] + TextLayout.wrap(builtin.declaration.summary, width: width, first: "  ")
         + ["  " + style("A built-in function.", .note)]
     }
     if let dot = name.firstIndex(of: "."), dot != name.startIndex {
