@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 
-from conftest import REPO
-
+REPO = Path(__file__).resolve().parents[2]
 LANGUAGE = REPO / "docs" / "LANGUAGE.md"
 
 
