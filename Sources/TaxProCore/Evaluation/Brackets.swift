@@ -1,36 +1,18 @@
 /// Bracket arithmetic: progressive tax, marginal rate, average rate.
+///
+/// There is one bracket sum, `sum`: `compute` (with the portions an explanation shows), `value` (the number alone) and
+/// `PreparedBrackets` (a table turned into integers, whose running totals it takes from `sum`) are all built on it.
 public enum BracketMath {
-  /// Works out the tax on `amount`: each row's rate applies to the part of the amount between its threshold and the next
-  /// row's. The sum is exact and rounded once to the cent, half away from zero.
-  public static func compute(_ table: BracketTable, amount: ExactDecimal) throws(ArithmeticError) -> BracketComputation {
-    var portions: [BracketPortion] = []
-    var total = ExactDecimal.zero
-    var marginal = ExactDecimal.zero
-    for (index, row) in table.rows.enumerated() {
-      guard amount > row.threshold else {
-        if amount == row.threshold { marginal = row.rate }
-        break
-      }
-      marginal = row.rate
-      let upper = index + 1 < table.rows.count ? table.rows[index + 1].threshold : nil
-      let top = upper.map { min($0, amount) } ?? amount
-      let portion = try top.subtracting(row.threshold)
-      let tax = try portion.multiplied(by: row.rate)
-      total = try total.adding(tax)
-      portions.append(BracketPortion(lower: row.threshold, upper: upper, rate: row.rate, portion: portion, tax: tax))
-    }
-    let rounded = total.rounded(places: 2, .halfAwayFromZero)
-    let average = amount > .zero ? try rounded.divided(by: amount) : .zero
-    return BracketComputation(
-      table: table, amount: amount, portions: portions, exactTotal: total, total: rounded, marginalRate: marginal,
-      averageRate: average)
-  }
-
-  /// What `tax`, `marginal_rate` or `average_rate` gives, without the portions an explanation shows: the same
-  /// arithmetic in the same order as `compute` (so the same value and the same errors), with nothing allocated.
-  static func value(of builtin: Builtin, _ table: BracketTable, amount: ExactDecimal) throws(ArithmeticError)
-    -> ExactDecimal
-  {
+  /// Walks the brackets `amount` reaches: each row's rate applies to the part of the amount between its threshold and
+  /// the next row's. `each` is given every bracket in order — its row, its upper threshold (nil for the top one), the
+  /// part of the amount in it, that part's tax, and the exact total so far. Returns the exact total and the marginal
+  /// rate (the rate of the bracket the amount ends in, or of the row it sits exactly on).
+  @inline(__always)
+  static func sum(
+    _ table: BracketTable, amount: ExactDecimal,
+    each: (_ row: Int, _ upper: ExactDecimal?, _ portion: ExactDecimal, _ tax: ExactDecimal, _ total: ExactDecimal)
+      -> Void
+  ) throws(ArithmeticError) -> (total: ExactDecimal, marginal: ExactDecimal) {
     var total = ExactDecimal.zero
     var marginal = ExactDecimal.zero
     let rows = table.rows
@@ -41,15 +23,40 @@ public enum BracketMath {
         break
       }
       marginal = row.rate
-      let top = index + 1 < rows.count ? min(rows[index + 1].threshold, amount) : amount
+      let upper = index + 1 < rows.count ? rows[index + 1].threshold : nil
+      // At a threshold equal to the amount, `min` keeps the threshold (and its representation).
+      let top = upper.map { min($0, amount) } ?? amount
       let portion = try top.subtracting(row.threshold)
-      total = try total.adding(try portion.multiplied(by: row.rate))
+      let tax = try portion.multiplied(by: row.rate)
+      total = try total.adding(tax)
+      each(index, upper, portion, tax, total)
+    }
+    return (total, marginal)
+  }
+
+  /// Works out the tax on `amount` bracket by bracket, for an explanation. The sum is exact and rounded once to the
+  /// cent, half away from zero.
+  public static func compute(_ table: BracketTable, amount: ExactDecimal) throws(ArithmeticError) -> BracketComputation {
+    var portions: [BracketPortion] = []
+    let (total, marginal) = try sum(table, amount: amount) { row, upper, portion, tax, _ in
+      let bracket = table.rows[row]
+      portions.append(BracketPortion(lower: bracket.threshold, upper: upper, rate: bracket.rate, portion: portion, tax: tax))
     }
     let rounded = total.rounded(places: 2, .halfAwayFromZero)
-    switch builtin {
-    case .marginalRate: return marginal
-    case .averageRate: return amount > .zero ? try rounded.divided(by: amount) : .zero
-    default: return rounded
-    }
+    let average = amount > .zero ? try rounded.divided(by: amount) : .zero
+    return BracketComputation(
+      table: table, amount: amount, portions: portions, exactTotal: total, total: rounded, marginalRate: marginal,
+      averageRate: average)
+  }
+
+  /// What `tax`, `marginal_rate` or `average_rate` gives, without the portions: the same sum, nothing allocated.
+  static func value(of builtin: Builtin, _ table: BracketTable, amount: ExactDecimal) throws(ArithmeticError)
+    -> ExactDecimal
+  {
+    let (total, marginal) = try sum(table, amount: amount) { _, _, _, _, _ in }
+    if builtin == .marginalRate { return marginal }
+    let rounded = total.rounded(places: 2, .halfAwayFromZero)
+    if builtin == .averageRate { return amount > .zero ? try rounded.divided(by: amount) : .zero }
+    return rounded
   }
 }

@@ -68,17 +68,24 @@ final class PreparedBrackets: @unchecked Sendable {
           threshold: threshold, thresholdExponent: row.threshold.exponent, thresholdIsZero: row.threshold.isZero,
           rate: rate, rateExponent: row.rate.exponent, below: 0, belowExponent: .max))
     }
-    // The full brackets: from each threshold to the next, whose representation the general path subtracts from.
-    for index in rows.indices.dropFirst() {
-      let lower = rows[index - 1]
-      let upper = rows[index]
-      rows[index].below = lower.below + Int128(upper.threshold - lower.threshold) * Int128(lower.rate)
-      rows[index].belowExponent = lower.belowExponent
-      if lower.rate != 0 {
-        let portionExponent = Self.portionExponent(
-          top: upper.thresholdExponent, topIsZero: upper.thresholdIsZero, lower)
-        rows[index].belowExponent = min(lower.belowExponent, portionExponent + lower.rateExponent)
+    // The full brackets below each row: `BracketMath.sum` itself up to the last threshold, whose running total after a
+    // bracket is the tax on the brackets below the next row — its value and its representation (the least exponent
+    // of its terms: sums align, and no term is negative) — or nothing while every rate so far is zero.
+    if let last = table.rows.last, rows.count > 1 {
+      var exact = true
+      do {
+        _ = try BracketMath.sum(table, amount: last.threshold) { index, _, _, _, total in
+          guard let units = Self.units(total, scale: scale) else {
+            exact = false
+            return
+          }
+          rows[index + 1].below = units
+          rows[index + 1].belowExponent = total.isZero ? .max : total.exponent
+        }
+      } catch {
+        return nil
       }
+      guard exact else { return nil }
     }
     self.rows = UnsafeMutableBufferPointer.allocate(capacity: rows.count)
     _ = self.rows.initialize(from: rows)
@@ -99,6 +106,17 @@ final class PreparedBrackets: @unchecked Sendable {
       by: powersOfTen64[shift])
     guard !overflow, cents <= UInt64(maxCents) else { return nil }
     return value.isNegative ? -Int64(cents) : Int64(cents)
+  }
+
+  /// A non-negative sum of brackets in units of `10^-(2 + scale)` dollars, when it is a whole number of them within
+  /// `Int128` (always, for a table within the bounds).
+  static func units(_ value: ExactDecimal, scale: Int) -> Int128? {
+    if value.isZero { return 0 }
+    let shift = value.exponent + 2 + scale
+    guard !value.isNegative, shift >= 0, shift < powersOfTen.count else { return nil }
+    let (units, overflow) = value.magnitude.multipliedReportingOverflow(by: powersOfTen[shift])
+    guard !overflow, units >> 126 == 0 else { return nil }
+    return Int128(units)
   }
 
   /// `value` divided by `10^scale`, with the remainder: by a constant divisor per scale, which the compiler turns into
