@@ -3,16 +3,19 @@
 extension Documentation {
   /// Summary, then each field under a bold label, in the order a learner reads them.
   public var markdown: String {
+    let fields = self.fields
     var parts: [String] = []
-    if !summary.isEmpty { parts.append(summary) }
-    if let definition { parts.append("**Definition.** " + definition) }
-    if let instruction { parts.append("**Inputs.** " + instruction) }
-    if let tip { parts.append("**Tip.** " + tip) }
-    for note in notes where !note.isEmpty { parts.append("**Note.** " + note) }
-    if !examples.isEmpty { parts.append("**Example.**\n" + examples.map { "    " + $0 }.joined(separator: "\n")) }
-    if !topic.isEmpty { parts.append("*Topic: " + topic.joined(separator: " / ") + "*") }
-    if !references.isEmpty {
-      parts.append("**References.**\n" + references.map { "- " + $0 }.joined(separator: "\n"))
+    if !fields.summary.isEmpty { parts.append(fields.summary) }
+    if let definition = fields.definition { parts.append("**Definition.** " + definition) }
+    if let instruction = fields.instruction { parts.append("**Inputs.** " + instruction) }
+    if let tip = fields.tip { parts.append("**Tip.** " + tip) }
+    for note in fields.notes where !note.isEmpty { parts.append("**Note.** " + note) }
+    if !fields.examples.isEmpty {
+      parts.append("**Example.**\n" + fields.examples.map { "    " + $0 }.joined(separator: "\n"))
+    }
+    if !fields.topic.isEmpty { parts.append("*Topic: " + fields.topic.joined(separator: " / ") + "*") }
+    if !fields.references.isEmpty {
+      parts.append("**References.**\n" + fields.references.map { "- " + $0 }.joined(separator: "\n"))
     }
     return parts.joined(separator: "\n\n")
   }
@@ -24,7 +27,7 @@ extension FormulaInfo {
     var parts = ["```taxpro\n" + signature + "\n```"]
     let documentation = self.documentation.markdown
     if !documentation.isEmpty { parts.append(documentation) }
-    let parameterLines = parameters.map { parameter -> String in
+    let parameterLines = self.parameters.map { parameter -> String in
       var line = "- `\(parameter.name): \(parameter.type)`"
       if let range = parameter.rangeText { line += ", from \(range.replacingOccurrences("..", with: " to "))" }
       if let defaultText = parameter.defaultText { line += ", default `\(defaultText)`" }

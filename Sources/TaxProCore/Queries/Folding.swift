@@ -24,22 +24,10 @@ public enum Folding {
       if kind == .code, end > start, source.lineText(end).trimmingSpaces.hasPrefix("}") { end -= 1 }
       if end > start { result.append(FoldingRegion(startLine: start, endLine: end, kind: kind)) }
     }
+    // Bracket tables fold; what is inside one does not.
     func visit(_ expression: Expression) {
-      switch expression.kind {
-      case .brackets: add(expression.span)
-      case .unary(_, let operand, _): visit(operand)
-      case .binary(_, let left, let right, _):
-        visit(left)
-        visit(right)
-      case .call(_, let arguments): for argument in arguments { visit(argument.value) }
-      case .member(let object, _): visit(object)
-      case .conditional(let condition, let thenBranch, let elseBranch):
-        visit(condition)
-        visit(thenBranch)
-        visit(elseBranch)
-      case .parenthesized(let inner): visit(inner)
-      default: break
-      }
+      if case .brackets = expression.kind { return add(expression.span) }
+      expression.forEachChild(visit)
     }
     for declaration in tree.declarations {
       add(declaration.span)

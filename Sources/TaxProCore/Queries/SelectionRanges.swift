@@ -13,11 +13,9 @@ public enum SelectionRanges {
     func visit(_ expression: Expression) {
       guard expression.span.touches(offset) else { return }
       push(expression.span)
+      // Calls, members and bracket rows have parts that are not expressions (a callee, a label, a member's name, a
+      // row) to select on the way in; the rest is the tree's shape.
       switch expression.kind {
-      case .unary(_, let operand, _): visit(operand)
-      case .binary(_, let left, let right, _):
-        visit(left)
-        visit(right)
       case .call(let callee, let arguments):
         push(callee.span)
         for argument in arguments where argument.span.touches(offset) {
@@ -28,18 +26,13 @@ public enum SelectionRanges {
       case .member(let object, let member):
         visit(object)
         push(member.span)
-      case .conditional(let condition, let thenBranch, let elseBranch):
-        visit(condition)
-        visit(thenBranch)
-        visit(elseBranch)
-      case .parenthesized(let inner): visit(inner)
       case .brackets(let rows):
         for row in rows where row.span.touches(offset) {
           push(row.span)
           visit(row.threshold)
           visit(row.rate)
         }
-      default: break
+      default: expression.forEachChild(visit)
       }
     }
     func visit(_ binding: LetBinding) {

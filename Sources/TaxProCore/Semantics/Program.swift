@@ -21,95 +21,35 @@ public struct LetStep: Sendable {
   public var value: TypedExpression
 }
 
-/// A checked formula.
-public struct FormulaInfo: Sendable {
-  /// The fields live in a one-element copy-on-write buffer, as `Documentation`'s do: a program keeps the list of
-  /// every checked formula, which a re-check copies, and copying one is then one reference, not one per field.
-  struct Fields: Sendable {
-    var name: String
-    var nameSpan: Span
-    var documentation: Documentation
-    var parameters: [FormulaParameter]
-    var returnType: TaxType
-    var returnTypeDeclared: Bool
-    var lets: [LetStep]
-    var result: TypedExpression
-    var slotCount: Int
-    var span: Span
-    var hasErrors: Bool
-  }
+/// A checked formula: `formula.name`, `formula.parameters`, … are its `FormulaFields`.
+public typealias FormulaInfo = CopyOnWrite<FormulaFields>
 
-  /// The one set of fields.
-  var storage: [Fields]
-
-  init(_ fields: Fields) { storage = [fields] }
-
-  public var name: String {
-    get { storage[0].name }
-    set { storage[0].name = newValue }
-  }
-
-  public var nameSpan: Span {
-    get { storage[0].nameSpan }
-    set { storage[0].nameSpan = newValue }
-  }
-
-  public var documentation: Documentation {
-    get { storage[0].documentation }
-    set { storage[0].documentation = newValue }
-  }
-
-  public var parameters: [FormulaParameter] {
-    get { storage[0].parameters }
-    set { storage[0].parameters = newValue }
-  }
-
-  public var returnType: TaxType {
-    get { storage[0].returnType }
-    set { storage[0].returnType = newValue }
-  }
-
+public struct FormulaFields: Sendable {
+  public var name: String
+  public var nameSpan: Span
+  public var documentation: Documentation
+  public var parameters: [FormulaParameter]
+  public var returnType: TaxType
   /// Whether the return type was written or inferred.
-  public var returnTypeDeclared: Bool {
-    get { storage[0].returnTypeDeclared }
-    set { storage[0].returnTypeDeclared = newValue }
-  }
-
-  public var lets: [LetStep] {
-    get { storage[0].lets }
-    set { storage[0].lets = newValue }
-  }
-
-  public var result: TypedExpression {
-    get { storage[0].result }
-    set { storage[0].result = newValue }
-  }
-
-  public var slotCount: Int {
-    get { storage[0].slotCount }
-    set { storage[0].slotCount = newValue }
-  }
-
-  public var span: Span {
-    get { storage[0].span }
-    set { storage[0].span = newValue }
-  }
-
+  public var returnTypeDeclared: Bool
+  public var lets: [LetStep]
+  public var result: TypedExpression
+  public var slotCount: Int
+  public var span: Span
   /// Whether the formula has errors (calling it is refused).
-  public var hasErrors: Bool {
-    get { storage[0].hasErrors }
-    set { storage[0].hasErrors = newValue }
-  }
+  public var hasErrors: Bool
+}
 
+extension FormulaInfo {
   /// `provincial_tax(income: Money, province: Province): Money`.
   public var signature: String {
-    let parameterList = parameters.map { parameter in
+    let parameterList = self.parameters.map { parameter in
       var text = "\(parameter.name): \(parameter.type)"
       if let range = parameter.rangeText { text += " in \(range)" }
       if let defaultText = parameter.defaultText { text += " = \(defaultText)" }
       return text
     }.joined(separator: ", ")
-    return "\(name)(\(parameterList)): \(returnType)"
+    return "\(self.name)(\(parameterList)): \(self.returnType)"
   }
 }
 

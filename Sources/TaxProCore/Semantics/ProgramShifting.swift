@@ -147,28 +147,8 @@ struct SpanShift {
 extension TypedExpression {
   /// The same checked tree with every span `delta` bytes later (all of a declaration's spans are in its file).
   func shifted(by delta: Int) -> TypedExpression {
-    let kind: TypedKind
-    switch self.kind {
-    case .literal, .local, .constant, .parameter, .federal, .invalid: kind = self.kind
-    case .provinceParameter(let object, let name): kind = .provinceParameter(object.shifted(by: delta), name: name)
-    case .jurisdictionName(let object): kind = .jurisdictionName(object.shifted(by: delta))
-    case .negate(let operand): kind = .negate(operand.shifted(by: delta))
-    case .not(let operand): kind = .not(operand.shifted(by: delta))
-    case .arithmetic(let operation, let left, let right):
-      kind = .arithmetic(operation, left.shifted(by: delta), right.shifted(by: delta))
-    case .comparison(let op, let left, let right):
-      kind = .comparison(op, left.shifted(by: delta), right.shifted(by: delta))
-    case .and(let left, let right): kind = .and(left.shifted(by: delta), right.shifted(by: delta))
-    case .or(let left, let right): kind = .or(left.shifted(by: delta), right.shifted(by: delta))
-    case .conditional(let condition, let thenBranch, let elseBranch):
-      kind = .conditional(condition.shifted(by: delta), thenBranch.shifted(by: delta), elseBranch.shifted(by: delta))
-    case .call(let formula, let arguments):
-      kind = .call(formula: formula, arguments: arguments.map { $0?.shifted(by: delta) })
-    case .builtin(let builtin, let arguments): kind = .builtin(builtin, arguments.map { $0.shifted(by: delta) })
-    case .brackets(let rows):
-      kind = .brackets(
-        rows.map { TypedBracketRow(threshold: $0.threshold.shifted(by: delta), rate: $0.rate.shifted(by: delta)) })
-    }
-    return TypedExpression(kind, type, span.shifted(by: delta))
+    var moved = mapChildren { $0.shifted(by: delta) }
+    moved.span = span.shifted(by: delta)
+    return moved
   }
 }

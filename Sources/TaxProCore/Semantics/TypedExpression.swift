@@ -81,27 +81,56 @@ extension TypedExpression {
   /// Pre-order walk; return false from `body` to stop descending.
   public func visit(_ body: (TypedExpression) -> Bool) {
     guard body(self) else { return }
+    forEachChild { $0.visit(body) }
+  }
+
+  /// Calls `body` with each expression directly inside this one, in order: the one walk of the checked tree's shape
+  /// (with `mapChildren`, its one rebuilding), so a new kind of node is walked by adding it here.
+  public func forEachChild(_ body: (TypedExpression) -> Void) {
     switch kind {
     case .literal, .local, .constant, .parameter, .federal, .invalid: break
     case .provinceParameter(let object, _), .jurisdictionName(let object), .negate(let object), .not(let object):
-      object.visit(body)
+      body(object)
     case .arithmetic(_, let left, let right), .comparison(_, let left, let right), .and(let left, let right),
       .or(let left, let right):
-      left.visit(body)
-      right.visit(body)
+      body(left)
+      body(right)
     case .conditional(let condition, let thenBranch, let elseBranch):
-      condition.visit(body)
-      thenBranch.visit(body)
-      elseBranch.visit(body)
+      body(condition)
+      body(thenBranch)
+      body(elseBranch)
     case .call(_, let arguments):
-      for argument in arguments { argument?.visit(body) }
+      for case let argument? in arguments { body(argument) }
     case .builtin(_, let arguments):
-      for argument in arguments { argument.visit(body) }
+      for argument in arguments { body(argument) }
     case .brackets(let rows):
       for row in rows {
-        row.threshold.visit(body)
-        row.rate.visit(body)
+        body(row.threshold)
+        body(row.rate)
       }
     }
+  }
+
+  /// The same node with each expression directly inside it replaced by `transform`'s result.
+  func mapChildren(_ transform: (TypedExpression) -> TypedExpression) -> TypedExpression {
+    let mapped: TypedKind
+    switch kind {
+    case .literal, .local, .constant, .parameter, .federal, .invalid: mapped = kind
+    case .provinceParameter(let object, let name): mapped = .provinceParameter(transform(object), name: name)
+    case .jurisdictionName(let object): mapped = .jurisdictionName(transform(object))
+    case .negate(let operand): mapped = .negate(transform(operand))
+    case .not(let operand): mapped = .not(transform(operand))
+    case .arithmetic(let operation, let left, let right): mapped = .arithmetic(operation, transform(left), transform(right))
+    case .comparison(let op, let left, let right): mapped = .comparison(op, transform(left), transform(right))
+    case .and(let left, let right): mapped = .and(transform(left), transform(right))
+    case .or(let left, let right): mapped = .or(transform(left), transform(right))
+    case .conditional(let condition, let thenBranch, let elseBranch):
+      mapped = .conditional(transform(condition), transform(thenBranch), transform(elseBranch))
+    case .call(let formula, let arguments): mapped = .call(formula: formula, arguments: arguments.map { $0.map(transform) })
+    case .builtin(let builtin, let arguments): mapped = .builtin(builtin, arguments.map(transform))
+    case .brackets(let rows):
+      mapped = .brackets(rows.map { TypedBracketRow(threshold: transform($0.threshold), rate: transform($0.rate)) })
+    }
+    return TypedExpression(mapped, type, span)
   }
 }

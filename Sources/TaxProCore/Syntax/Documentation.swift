@@ -1,22 +1,27 @@
-/// What a `##` block says about the declaration below it.
+/// What a `##` block says about the declaration below it. Its fields (`summary`, `tip`, …) are those of `Fields`.
 ///
 /// Every declaration, parameter and checked formula carries one, and most are empty, so the fields live in a
 /// copy-on-write buffer: an empty value allocates nothing and a copy is one reference, not nine.
+@dynamicMemberLookup
 public struct Documentation: Sendable, Equatable {
-  struct Fields: Sendable, Equatable {
-    var summary = ""
-    var definition: String?
-    var instruction: String?
-    var tip: String?
-    var topic: [String] = []
-    var references: [String] = []
-    var notes: [String] = []
-    var examples: [String] = []
-    var span: Span?
+  public struct Fields: Sendable, Equatable {
+    public var summary = ""
+    public var definition: String?
+    public var instruction: String?
+    public var tip: String?
+    /// The topic path, e.g. `["Income", "Investment income", "Dividends"]`.
+    public var topic: [String] = []
+    public var references: [String] = []
+    public var notes: [String] = []
+    public var examples: [String] = []
+    /// Where the comment block is.
+    public var span: Span?
+
+    @usableFromInline init() {}
   }
 
   /// No element, or the one set of fields.
-  var storage: [Fields] = []
+  @usableFromInline var storage: [Fields] = []
 
   public init() {}
 
@@ -29,43 +34,12 @@ public struct Documentation: Sendable, Equatable {
     body(&storage[0])
   }
 
-  public var summary: String {
-    get { storage.first?.summary ?? "" }
-    set { update { $0.summary = newValue } }
-  }
-  public var definition: String? {
-    get { storage.first?.definition }
-    set { update { $0.definition = newValue } }
-  }
-  public var instruction: String? {
-    get { storage.first?.instruction }
-    set { update { $0.instruction = newValue } }
-  }
-  public var tip: String? {
-    get { storage.first?.tip }
-    set { update { $0.tip = newValue } }
-  }
-  /// The topic path, e.g. `["Income", "Investment income", "Dividends"]`.
-  public var topic: [String] {
-    get { storage.first?.topic ?? [] }
-    set { update { $0.topic = newValue } }
-  }
-  public var references: [String] {
-    get { storage.first?.references ?? [] }
-    set { update { $0.references = newValue } }
-  }
-  public var notes: [String] {
-    get { storage.first?.notes ?? [] }
-    set { update { $0.notes = newValue } }
-  }
-  public var examples: [String] {
-    get { storage.first?.examples ?? [] }
-    set { update { $0.examples = newValue } }
-  }
-  /// Where the comment block is.
-  public var span: Span? {
-    get { storage.first?.span }
-    set { update { $0.span = newValue } }
+  @inlinable public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+    get { storage.isEmpty ? Fields()[keyPath: field] : storage[0][keyPath: field] }
+    set {
+      if storage.isEmpty { storage = [Fields()] }
+      storage[0][keyPath: field] = newValue
+    }
   }
 
   public static func == (lhs: Documentation, rhs: Documentation) -> Bool { lhs.fields == rhs.fields }

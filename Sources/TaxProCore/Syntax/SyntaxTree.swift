@@ -53,6 +53,32 @@ public struct Expression: Sendable {
   }
 }
 
+extension Expression {
+  /// Calls `body` with each expression directly inside this one, in source order: the one walk of the syntax tree's
+  /// shape that queries build on (folding, selection ranges), so a new kind of expression is walked by adding it here.
+  public func forEachChild(_ body: (Expression) -> Void) {
+    switch kind {
+    case .number, .money, .rate, .text, .bool, .name, .federal, .missing: break
+    case .unary(_, let operand, _): body(operand)
+    case .binary(_, let left, let right, _):
+      body(left)
+      body(right)
+    case .call(_, let arguments): for argument in arguments { body(argument.value) }
+    case .member(let object, _): body(object)
+    case .conditional(let condition, let thenBranch, let elseBranch):
+      body(condition)
+      body(thenBranch)
+      body(elseBranch)
+    case .parenthesized(let inner): body(inner)
+    case .brackets(let rows):
+      for row in rows {
+        body(row.threshold)
+        body(row.rate)
+      }
+    }
+  }
+}
+
 /// Only the cases that hold expressions are boxed: leaves (names, literals) and calls are stored in place, so a
 /// name or a number costs no allocation of its own.
 public enum ExpressionKind: Sendable {
@@ -168,58 +194,17 @@ public struct LetBinding: Sendable {
   public var span: Span
 }
 
-public struct FormulaDeclaration: Sendable {
-  /// The fields live in a one-element copy-on-write buffer, as `Documentation`'s do: a program keeps the list of
-  /// every formula's declaration, which a re-check copies, and copying one is then one reference, not one per field.
-  struct Fields: Sendable {
-    var documentation: Documentation
-    var name: Identifier
-    var parameters: [Parameter]
-    var returnType: TypeAnnotation?
-    var lets: [LetBinding]
-    var result: Expression
-    var span: Span
-  }
+/// `formula name(parameters): Type = body`: `formula.name`, `formula.parameters`, … are its `FormulaSyntax`.
+public typealias FormulaDeclaration = CopyOnWrite<FormulaSyntax>
 
-  /// The one set of fields.
-  var storage: [Fields]
-
-  init(_ fields: Fields) { storage = [fields] }
-
-  public var documentation: Documentation {
-    get { storage[0].documentation }
-    set { storage[0].documentation = newValue }
-  }
-
-  public var name: Identifier {
-    get { storage[0].name }
-    set { storage[0].name = newValue }
-  }
-
-  public var parameters: [Parameter] {
-    get { storage[0].parameters }
-    set { storage[0].parameters = newValue }
-  }
-
-  public var returnType: TypeAnnotation? {
-    get { storage[0].returnType }
-    set { storage[0].returnType = newValue }
-  }
-
-  public var lets: [LetBinding] {
-    get { storage[0].lets }
-    set { storage[0].lets = newValue }
-  }
-
-  public var result: Expression {
-    get { storage[0].result }
-    set { storage[0].result = newValue }
-  }
-
-  public var span: Span {
-    get { storage[0].span }
-    set { storage[0].span = newValue }
-  }
+public struct FormulaSyntax: Sendable {
+  public var documentation: Documentation
+  public var name: Identifier
+  public var parameters: [Parameter]
+  public var returnType: TypeAnnotation?
+  public var lets: [LetBinding]
+  public var result: Expression
+  public var span: Span
 }
 
 public struct ConstantDeclaration: Sendable {
