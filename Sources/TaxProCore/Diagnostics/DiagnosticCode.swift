@@ -71,10 +71,5 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
 
   /// How bad a diagnostic of this code is: everything is an error but a rounded literal and a jurisdiction without
   /// figures, which the program can still run with.
-  public var severity: Severity {
-    switch self {
-    case .inexactLiteral, .noYears: .warning
-    default: .error
-    }
-  }
+  public var severity: Severity { self == .inexactLiteral || self == .noYears ? .warning : .error }
 }

@@ -291,18 +291,23 @@ public final class Evaluator {
   func constant(_ index: Int, at span: Span) throws(RuntimeError) -> Value {
     if let cached = constantCache[index] { return cached }
     let info = program.constants[index]
+    let value = try evaluateGlobal(info.value)
+    recorder?.end(.constant(name: info.name), span: span, value: value)
+    constantCache[index] = value
+    return value
+  }
+
+  /// A constant's or a parameter's expression, in a frame of its own, as the start of an explanation step (which the
+  /// caller ends; an error drops it).
+  func evaluateGlobal(_ expression: TypedExpression) throws(RuntimeError) -> Value {
     recorder?.begin()
     var frame: [Value] = []
-    let value: Value
     do throws(RuntimeError) {
-      value = try evaluate(info.value, in: &frame)
+      return try evaluate(expression, in: &frame)
     } catch {
       recorder?.abandon()
       throw error
     }
-    recorder?.end(.constant(name: info.name), span: span, value: value)
-    constantCache[index] = value
-    return value
   }
 
   /// A jurisdiction's parameter for the evaluator's year.
@@ -331,15 +336,7 @@ public final class Evaluator {
         notes: years.isEmpty
           ? [] : [DiagnosticNote(.note, "it is given for \(years.map(String.init).joined(separator: ", "))")])
     }
-    recorder?.begin()
-    var frame: [Value] = []
-    var value: Value
-    do throws(RuntimeError) {
-      value = try evaluate(definition.value, in: &frame)
-    } catch {
-      recorder?.abandon()
-      throw error
-    }
+    var value = try evaluateGlobal(definition.value)
     if case .brackets(var table) = value {
       table.origin = "\(shown).\(name) (\(year))"
       value = .brackets(table)
