@@ -40,7 +40,7 @@ def same(found, expected, what, path):
     missing, extra = sorted(expected - found), sorted(found - expected)
     assert not missing and not extra, (
         f"{path.relative_to(ROOT)}: {what} missing {missing} and not in the language {extra} "
-        "(the language's are what `taxpro vocabulary` prints)")
+        "(the language's are what `taxpro vocabulary` prints; grammar/sync_vocabulary.py writes the built-ins)")
 
 
 def alternatives(group):
@@ -125,7 +125,7 @@ def textmate_words(path):
                     found["reserved"] |= alternatives(words)
                 plain = re.sub(r"\(\?!\(\?:[a-z|]+\)\\b\)", "", regex)
                 words = set()
-                for group in re.findall(r"\((?:\?:)?([a-z_]+(?:\|[a-z_]+)*)\)", plain):
+                for group in re.findall(r"\((?:\?:)?([a-z_][a-z0-9_]*(?:\|[a-z_][a-z0-9_]*)*)\)", plain):
                     words |= alternatives(group)
                 capitalised = set()
                 for group in re.findall(r"\(([A-Z][A-Za-z]*(?:\|[A-Z][A-Za-z]*)*)\)", plain):
