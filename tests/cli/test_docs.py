@@ -1,6 +1,7 @@
 """docs/LANGUAGE.md says what the core declares: one row per diagnostic code, each with its severity and an example
-that, run as the row says, is reported with that code; and the built-in functions' signatures as their declarations
-write them. The core's side comes from `taxpro vocabulary` (a hidden command that prints its tables)."""
+that, run as the row says, is reported with that code; the built-in functions' signatures as their declarations
+write them; and the reserved words and operators as the lexer reads them. The core's side comes from
+`taxpro vocabulary` (a hidden command that prints its tables)."""
 
 from __future__ import annotations
 
@@ -93,3 +94,15 @@ def test_the_builtin_functions_are_documented_as_declared(vocabulary):
         documented |= set(re.findall(r"`([a-z_]+\([^`]*\): [A-Za-z]+)`", row[0]))
     assert documented == declared, (
         f"not documented: {sorted(declared - documented)}, not declared: {sorted(documented - declared)}")
+
+
+def test_the_reserved_words_and_operators_are_documented_as_the_lexer_reads_them(vocabulary):
+    text = " ".join(section("Lexical structure").split())
+    reserved = re.search(r"Reserved words: `([^`]*)`", text)
+    contextual = re.search(r"`province`, `parameters`, `test` and `year` are keywords only", text)
+    operators = re.search(r"Operators and punctuation: `([^`]*)`", text)
+    assert reserved and contextual and operators, "the lexical structure no longer lists them where this test looks"
+    assert set(reserved.group(1).split()) == {e[1] for e in vocabulary if e[0] == "keyword" and e[2] == "reserved"}
+    assert {"province", "parameters", "test", "year"} == {
+        e[1] for e in vocabulary if e[0] == "keyword" and e[2] == "contextual"}
+    assert set(operators.group(1).split()) == {e[1] for e in vocabulary if e[0] == "symbol"}
