@@ -125,7 +125,13 @@ extension Parser {
 
   /// The length of the `formula` or `let` keyword at `offset` of `tree`'s source.
   static func keywordLength(_ tree: SyntaxTree, at offset: Int) -> Int {
-    offset < tree.source.bytes.count && tree.source.bytes[offset] == UInt8(ascii: "f") ? 7 : 3
+    boundaryKeyword(tree, at: offset).spelling.utf8.count
+  }
+
+  /// The keyword a boundary starts with: `formula` or `let` (told apart by their first letter).
+  static func boundaryKeyword(_ tree: SyntaxTree, at offset: Int) -> TokenKind {
+    let formula = TokenKind.kwFormula.spelling.utf8
+    return offset < tree.source.bytes.count && tree.source.bytes[offset] == formula.first ? .kwFormula : .kwLet
   }
 
   /// Re-parses the steps from `first` up to segment `end` (nil: to the end of the input) and splices them between
@@ -137,9 +143,11 @@ extension Parser {
     let delta = edit.delta
     var windowEnd = source.bytes.count
     var keyword = 0
+    var boundary = TokenKind.kwLet
     if let end {
       let oldStart = Int(segments[end].start)
-      keyword = keywordLength(old, at: oldStart)
+      boundary = boundaryKeyword(old, at: oldStart)
+      keyword = boundary.spelling.utf8.count
       windowEnd = oldStart + delta
     }
     var lexed = Lexer.lex(source, lines: windowStart..<(windowEnd + keyword))
@@ -160,7 +168,7 @@ extension Parser {
       // The stop token: the boundary's keyword, the last token before the end of the input.
       let stop = parser.tokens.count - 2
       guard stop >= 0, Int(parser.tokens[stop].start) == windowEnd,
-        parser.tokens[stop].kind == (keyword == 7 ? .kwFormula : .kwLet), parser.tokens[stop].column == 0,
+        parser.tokens[stop].kind == boundary, parser.tokens[stop].column == 0,
         stop == 0 || parser.tokens[stop - 1].kind == .newline
       else { return nil }
       parser.stopIndex = stop
