@@ -23,13 +23,13 @@ public enum BracketMath {
         break
       }
       marginal = row.rate
-      let upper = index + 1 < rows.count ? rows[index + 1].threshold : nil
+      let hasNext = index + 1 < rows.count
       // At a threshold equal to the amount, `min` keeps the threshold (and its representation).
-      let top = upper.map { min($0, amount) } ?? amount
+      let top = hasNext ? min(rows[index + 1].threshold, amount) : amount
       let portion = try top.subtracting(row.threshold)
       let tax = try portion.multiplied(by: row.rate)
       total = try total.adding(tax)
-      each(index, upper, portion, tax, total)
+      each(index, hasNext ? rows[index + 1].threshold : nil, portion, tax, total)
     }
     return (total, marginal)
   }

@@ -172,6 +172,8 @@ public struct BuiltinDeclaration: Sendable {
   public let result: ValueType
   /// One or two sentences of Markdown, for completion, hover, signature help and `:help`.
   public let summary: String
+  /// How many arguments a call may have (worked out once: the checker asks at every call).
+  let arity: ClosedRange<Int>
 
   init(_ name: String, _ parameters: [Parameter], variadic: Bool = false, result: ValueType, summary: String) {
     self.name = name
@@ -179,6 +181,8 @@ public struct BuiltinDeclaration: Sendable {
     self.isVariadic = variadic
     self.result = result
     self.summary = summary
+    let required = parameters.filter { $0.defaultText == nil }.count
+    arity = required...(variadic ? Int.max : parameters.count)
   }
 
   /// `round(x: T, places: Number = 0): T`, `min(x: T, …): T`.
@@ -200,12 +204,6 @@ public struct BuiltinDeclaration: Sendable {
     }
     if isVariadic { slot("…", "…") }
     return (label + "): " + result.written, slots)
-  }
-
-  /// How many arguments a call may have.
-  var arity: ClosedRange<Int> {
-    let required = parameters.filter { $0.defaultText == nil }.count
-    return required...(isVariadic ? Int.max : parameters.count)
   }
 
   /// The parameter an argument at `position` is given for (the last one repeats in a variadic function).

@@ -26,6 +26,9 @@ public struct Lexer {
   var stoppedEarly = false
   /// Errors reported before the lexer gives up on the rest of the source.
   static let maximumErrors = 500
+  /// `Vocabulary`'s tables, held here so that the lexer's loop reads them without a global's lazy check each time.
+  let reservedWords = Vocabulary.reservedWords
+  let symbols = Vocabulary.symbolTable
 
   public init(source: SourceFile) {
     self.source = source
@@ -164,7 +167,7 @@ public struct Lexer {
   /// The reserved word spelled by `bytes[start..<end]`, if any (`Vocabulary.keywords`), looked up by its bytes:
   /// building a string for each name to look up would cost more than lexing it.
   func keywordKind(_ start: Int, _ end: Int) -> TokenKind? {
-    Vocabulary.reservedWords.kind(bytes, start, end)
+    reservedWords.kind(bytes, start, end)
   }
 
   mutating func lexComment() {
@@ -347,12 +350,11 @@ public struct Lexer {
   /// An operator or punctuation (`Vocabulary.symbols`), the longest that fits.
   mutating func lexPunctuation(_ byte: UInt8) {
     let start = index
-    let table = Vocabulary.symbolTable
-    let second = table.second[Int(byte)]
-    if second != 0, peek(1) == second, let kind = table.pair[Int(byte)] {
+    let second = symbols.second[Int(byte)]
+    if second != 0, peek(1) == second, let kind = symbols.pair[Int(byte)] {
       index += 2
       add(kind, start)
-    } else if let kind = table.single[Int(byte)] {
+    } else if let kind = symbols.single[Int(byte)] {
       index += 1
       add(kind, start)
     } else if byte == UInt8(ascii: "!") {

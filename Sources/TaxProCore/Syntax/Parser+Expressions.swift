@@ -25,7 +25,7 @@ extension Parser {
     while !at(.endOfFile) && !(current.startsLine && current.column == 0) { advance() }
   }
 
-  func binaryOperator(_ kind: TokenKind) -> BinaryOperator? { Vocabulary.binaryOperators[Int(kind.rawValue)] }
+  func binaryOperator(_ kind: TokenKind) -> BinaryOperator? { binaryOperators[Int(kind.rawValue)] }
 
   /// `not` binds looser than comparisons and tighter than `and`: `not a == b` is `not (a == b)`.
   static let notPrecedence = 3

@@ -38,6 +38,8 @@ public struct Parser {
   /// there at the top of a step, as a whole parse would.
   var stopIndex: Int? = nil
   var reachedStop = false
+  /// `Vocabulary.binaryOperators`, held here so that the expression loop reads it without a global's lazy check.
+  let binaryOperators = Vocabulary.binaryOperators
   /// Whether the last declaration was a formula: an indented line after one is reported as a stray body line. Carried
   /// from step to step, so a re-parse starts with the value the whole parse had there.
   var previousWasFormula = false
