@@ -118,21 +118,23 @@ final class REPLHarness {
   let session: Session
   let repl: REPL
 
-  /// `directory` is shared between harnesses to test what survives a restart.
-  init(_ script: [LineInput], directory: TemporaryDirectory? = nil, color: Bool = false) throws {
+  /// `directory` is shared between harnesses to test what survives a restart. `width` is the terminal's: wide by
+  /// default, so that what a test looks for is not wrapped (a temporary file's path is long); tests of layout give
+  /// their own.
+  init(_ script: [LineInput], directory: TemporaryDirectory? = nil, color: Bool = false, width: Int = 120) throws {
     self.directory = try directory ?? TemporaryDirectory()
     editor = ScriptedLineEditor(script, colorEnabled: color)
     session = Session(trees: REPLHarness.libraryTrees, year: 2025, firstInputFileID: 1)
     let configuration = REPL.Configuration(
-      userFiles: UserFiles(directory: self.directory.file("data/taxpro")), color: color, width: { 80 },
+      userFiles: UserFiles(directory: self.directory.file("data/taxpro")), color: color, width: { width },
       handlesInterrupts: false, now: { Date(timeIntervalSince1970: 1_767_225_600) })
     repl = REPL(
       session: session, libraryTrees: REPLHarness.libraryTrees, editor: editor, output: transcript.output,
       configuration: configuration)
   }
 
-  convenience init(lines: [String], directory: TemporaryDirectory? = nil, color: Bool = false) throws {
-    try self.init(lines.map { LineInput.line($0) }, directory: directory, color: color)
+  convenience init(lines: [String], directory: TemporaryDirectory? = nil, color: Bool = false, width: Int = 120) throws {
+    try self.init(lines.map { LineInput.line($0) }, directory: directory, color: color, width: width)
   }
 
   /// Runs the script to its end (the scripted editor then answers Ctrl-D).

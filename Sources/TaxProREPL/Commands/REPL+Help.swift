@@ -43,18 +43,17 @@ extension REPL {
     let rows = CommandTable.all.map { command in
       [style(":" + command.name, .command) + (command.usage.isEmpty ? "" : " " + command.usage), command.summary]
     }
-    // Colour codes do not take space on screen; align on the plain text.
-    let plainWidths = CommandTable.all.map { (":" + $0.name + ($0.usage.isEmpty ? "" : " " + $0.usage)).count }
-    let column = min(plainWidths.max() ?? 0, 28)
-    for (row, plainWidth) in zip(rows, plainWidths) {
-      let padding = String(repeating: " ", count: max(1, column - plainWidth + 2))
-      if plainWidth > column {
+    // Colour codes take no space on screen: widths are visible widths.
+    let column = min(rows.map { TextLayout.width($0[0]) }.max() ?? 0, 28)
+    for row in rows {
+      let visible = TextLayout.width(row[0])
+      let padding = String(repeating: " ", count: max(1, column - visible + 2))
+      if visible > column {
         lines.append("  " + row[0])
         lines += TextLayout.wrap(row[1], width: width, first: "  " + String(repeating: " ", count: column + 2))
       } else {
         lines += TextLayout.wrap(
-          row[1], width: width + (row[0].count - plainWidth), first: "  " + row[0] + padding,
-          rest: "  " + String(repeating: " ", count: column + 2))
+          row[1], width: width, first: "  " + row[0] + padding, rest: "  " + String(repeating: " ", count: column + 2))
       }
     }
     lines.append("")
@@ -222,9 +221,15 @@ extension REPL {
     return ["  " + style(label, .heading)] + TextLayout.table(rows, indent: "    ")
   }
 
+  /// Up to the first full stop that ends a sentence (one followed by a space or the end: not the one in `5.05%`).
   func firstSentence(_ text: String) -> String {
     let flat = text.replacingOccurrences(of: "\n", with: " ")
-    guard let end = flat.firstIndex(of: ".") else { return flat }
-    return String(flat[...end])
+    var index = flat.startIndex
+    while let dot = flat[index...].firstIndex(of: ".") {
+      let after = flat.index(after: dot)
+      if after == flat.endIndex || flat[after] == " " { return String(flat[...dot]) }
+      index = after
+    }
+    return flat
   }
 }

@@ -188,8 +188,11 @@ public final class REPL {
     return style(visible, .prompt) + String(repeating: " ", count: prompt.count - visible.count)
   }
 
+  /// Writes results, each line fitted to the terminal's width: text that is wider is wrapped at spaces, under its
+  /// own indentation. (The renderers wrap their own text; this keeps anything else from running past the edge.)
   func say(_ text: String) {
-    output.write(text.hasSuffix("\n") ? text : text + "\n")
+    let fitted = TextLayout.fitLines(text, width: width)
+    output.write(fitted.hasSuffix("\n") ? fitted : fitted + "\n")
   }
 
   func note(_ text: String) {

@@ -1,4 +1,4 @@
-import TaxProREPL
+import TaxProCore
 
 /// What a value on the command line is: its kind names it in help and tells shell completions what to offer.
 enum ValueKind: Equatable {
