@@ -17,6 +17,28 @@ enum Output {
     }
   }
 
+  /// Columns to fit text to: `COLUMNS` when set, else the terminal's width, else (not a terminal) 80.
+  static var width: Int {
+    let environment = ProcessInfo.processInfo.environment
+    if let columns = environment["COLUMNS"], let value = Int(columns.trimmingCharacters(in: .whitespaces)),
+      value > 0, value < 10_000
+    {
+      return max(20, value)
+    }
+    var size = winsize()
+    if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+      return max(20, Int(size.ws_col))
+    }
+    return 80
+  }
+
+  /// `text` as one shell word, for a command line the user can copy: single-quoted unless it is plain.
+  static func shellQuoted(_ text: String) -> String {
+    let plain = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.,/:=+".contains($0)) }
+    if plain && !text.isEmpty { return text }
+    return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
   static func write(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
   }

@@ -31,7 +31,10 @@ import Testing
     #expect(text.contains("Enter takes ON (the default)"))
     // $60,000 − $5,000 crosses the $50,000 threshold: $5,000 at 10% + 20%, nothing below.
     #expect(text.contains("refund(contribution: $5,000.00, income: $60,000.00, province: ON) = $1,500.00"))
-    #expect(text.contains("bracket by bracket"))
+    // The explanation is the summary: the $5,000 is taxed at 10% + 20% under the two tables.
+    #expect(text.contains("The $5,000.00 between $55,000.00 and $60,000.00 was taxed at:"))
+    #expect(text.contains("under the Ontario brackets, all of it at 10%"))
+    #expect(text.contains("under the federal brackets, all of it at 20%"))
     let prompts = repl.editor.prompts.map(\.text)
     #expect(prompts.filter { $0 == "  contribution: " }.count == 3)
     #expect(prompts.filter { $0 == "  income: " }.count == 3)

@@ -48,9 +48,12 @@ import Testing
   @Test func aCommandThatNeedsAnArgumentSaysItsUsage() throws {
     let repl = try REPLHarness(lines: [":type", ":lesson   ", ":search", ":ask", ":year", ":help"])
     repl.run()
-    for usage in ["usage: :type EXPR", "usage: :lesson TOPIC", "usage: :search WORDS", "usage: :ask FORMULA"] {
+    for usage in ["usage: :type EXPR", "usage: :search WORDS", "usage: :ask FORMULA"] {
       #expect(repl.errors.contains(usage + "\n"), "\(usage)")
     }
+    // :lesson alone lists the lessons.
+    #expect(!repl.errors.contains("usage: :lesson"))
+    #expect(repl.text.contains("Lessons\n  brackets"))
     #expect(repl.text.contains(":help :type says more"))
     // An optional argument may be left out.
     #expect(!repl.errors.contains("usage: :year"))

@@ -117,12 +117,15 @@ import Testing
     #expect(text.contains("1. What it is"))
     #expect(text.contains("2. What goes in"))
     #expect(text.contains("3. A worked example"))
-    #expect(text.contains("  refund(contribution: $5,000.00, income: $60,000.00, province: ON) = $1,500.00"))
-    #expect(text.contains("bracket by bracket"))
+    // The example as it would be typed (the province left at its default), summarised: the $5,000 deducted was
+    // taxed at 10% + 20%.
+    #expect(text.contains("  refund($5,000, $60,000) = $1,500.00"))
+    #expect(text.contains("under the federal brackets, all of it at 20%"))
+    #expect(text.contains("province      Province, by default Ontario"))
     #expect(text.contains("4. Tip"))
     #expect(text.contains("Topic: Income / Income tax"))
     #expect(text.contains("Lesson: provincial_tax"))
-    #expect(repl.errors.contains("no formula or topic 'nothing'"))
+    #expect(repl.errors.contains("no lesson, formula or topic 'nothing'"))
     #expect(text.contains("provincial_tax — Tax owed to one province"))
     #expect(text.contains("refund — Tax saved by an RRSP contribution. (Income / RRSP)"))
     #expect(text.contains("nothing matches 'zebra'"))

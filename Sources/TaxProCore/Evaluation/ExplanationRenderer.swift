@@ -1,17 +1,42 @@
 /// Turns explanation steps into indented text a learner can read from top to bottom.
 ///
-/// The evaluator records everything; this decides what a learner needs to see. Each formula call shows its inputs and
-/// a one-line summary, each `let` step its source and value, each bracket computation a table of the brackets it
-/// reaches, each parameter the jurisdiction and year it came from (once per formula call), and each condition which
-/// branch it took. Arithmetic that changes nothing (adding or subtracting zero) is left out. The result comes last,
-/// with the marginal and average rates of the bracket tables involved, then the outermost formula's definition and tip.
+/// The evaluator records everything; this decides what a learner needs to see. In full (`taxpro explain --full`),
+/// each formula call shows its inputs and a one-line summary, each `let` step its source and value, each bracket
+/// computation a table of the brackets it reaches, each parameter the jurisdiction and year it came from (once per
+/// formula call), and each condition which branch it took; arithmetic that changes nothing (adding or subtracting
+/// zero) is left out. Summarised (the default of `taxpro explain` and `:explain`), only the steps that change the
+/// result are shown, in words (`ExplanationSummary`). Either way the result comes last, with the marginal and average
+/// rates of the bracket tables involved and the outermost formula's notes (what it leaves out), then its definition
+/// and tip. Lines are fitted to `width` columns.
 public struct ExplanationRenderer {
+  /// How much of the evaluation to show.
+  public enum Detail: Sendable, Equatable {
+    /// Every step.
+    case full
+    /// The steps that change the result, with named values `depth` levels below the outermost.
+    case summary(depth: Int)
+  }
+
   public var program: Program
   public var style: (String, TextRole) -> String
   /// Sources for showing formula text; the program's, plus any input sources the caller adds.
   public var sources: [FileID: SourceFile]
   /// Longest source excerpt shown inline (`let x = …`); longer expressions are described by their steps alone.
   public var excerptLimit = 110
+  public var detail = Detail.full
+  /// Columns to fit lines to; nil leaves them as long as they are.
+  public var width: Int? = nil
+  /// The tax year, for the values named in prose; the latest with figures when nil.
+  public var year: Int? = nil
+  /// Whether the definition and tip come last (a lesson shows them in places of its own).
+  public var showsDocumentation = true
+  /// Where the whole trace is, said after a summary (`taxpro explain --full '…'`); front ends know how to ask.
+  public var fullTraceHint: String? = nil
+  /// Whether the notes beside the result are cut to their first sentence (a lesson that has little room).
+  public var briefNotes = false
+  /// A summary is for long traces: one of at most this many lines is shown whole, even when a summary is asked for
+  /// (a bracket table, a formula with a step or two).
+  public var wholeTraceLimit = 12
 
   public init(
     program: Program, sources: [FileID: SourceFile]? = nil,
@@ -22,19 +47,47 @@ public struct ExplanationRenderer {
     self.style = style
   }
 
+  /// Names and prose in words, for the year of the figures.
+  var readable: ReadableText { ReadableText(program: program, year: year ?? program.years.max() ?? 0) }
+
   /// The explanation of `expression` (its source text) that evaluated to `value` through `steps`.
   public func render(expression: String, value: Value, steps: [ExplanationStep]) -> String {
     var output = Output()
     output.line(style(expression, .emphasis) + " = " + style(ValueFormatter.format(value), .emphasis))
+    let readable = self.readable
+    var summarised = false
+    var trace = Output()
     if !steps.isEmpty {
-      output.blank()
       var context = Context()
       context.isTopLevel = steps.count == 1
-      render(steps, depth: 0, context: &context, into: &output)
+      render(steps, depth: 0, context: &context, into: &trace)
     }
-    renderResult(value: value, steps: steps, into: &output)
-    renderDocumentation(steps, into: &output)
-    return output.text
+    if case .summary(let depth) = detail, trace.lines.count > wholeTraceLimit, Self.isWorthSummarising(steps) {
+      output.blank()
+      renderSummary(summary(of: steps, value: value, depth: depth), readable: readable, into: &output)
+      summarised = true
+    } else if !steps.isEmpty {
+      output.blank()
+      output.lines += trace.lines
+    }
+    renderResult(value: value, steps: steps, summarised: summarised, readable: readable, into: &output)
+    if showsDocumentation { renderDocumentation(steps, readable: readable, into: &output) }
+    if summarised, let fullTraceHint {
+      output.blank()
+      output.line(style("The whole trace: " + fullTraceHint, .note))
+    }
+    return output.text(width: width)
+  }
+
+  /// A summary says more than the trace only when there are formulas or `let` steps to summarise: a bracket table
+  /// or a line of arithmetic is shown whole.
+  static func isWorthSummarising(_ steps: [ExplanationStep]) -> Bool {
+    steps.contains { step in
+      switch step.kind {
+      case .formula, .binding: true
+      default: isWorthSummarising(step.children)
+      }
+    }
   }
 
   // MARK: Steps
@@ -47,16 +100,36 @@ public struct ExplanationRenderer {
     var isTopLevel = false
   }
 
-  /// Collects lines with their indentation.
+  /// Collects lines with their depth, and fits them to the width at the end.
   struct Output {
-    var lines: [String] = []
-    mutating func line(_ text: String, depth: Int = 0) {
-      lines.append(String(repeating: "  ", count: depth) + text)
+    var lines: [(depth: Int, text: String, isTable: Bool)] = []
+    mutating func line(_ text: String, depth: Int = 0, isTable: Bool = false) {
+      lines.append((depth, text, isTable))
     }
     mutating func blank() {
-      if let last = lines.last, !last.isEmpty { lines.append("") }
+      if let last = lines.last, !last.text.isEmpty { lines.append((0, "", false)) }
     }
-    var text: String { lines.joined(separator: "\n") + "\n" }
+
+    /// Two columns a level, but never more than a third of the width, so that a deep trace keeps room for its text;
+    /// each line wrapped at spaces under its own indentation.
+    func text(width: Int?) -> String {
+      var result: [String] = []
+      for line in lines {
+        let indent = String(repeating: " ", count: Output.indentation(line.depth, width: width))
+        let text = line.text.isEmpty ? "" : indent + line.text
+        guard let width, !line.isTable, TextLayout.width(text) > width else {
+          result.append(text)
+          continue
+        }
+        result += TextLayout.wrap(line.text, width: width, first: indent, rest: indent + "    ")
+      }
+      return result.joined(separator: "\n") + "\n"
+    }
+
+    static func indentation(_ depth: Int, width: Int?) -> Int {
+      guard let width else { return 2 * depth }
+      return min(2 * depth, max(8, width / 3))
+    }
   }
 
   func render(_ steps: [ExplanationStep], depth: Int, context: inout Context, into output: inout Output) {
@@ -272,7 +345,16 @@ public struct ExplanationRenderer {
         ])
       }
       rows.append(["total", amount, "", ValueFormatter.exact(computation.exactTotal)])
-      for line in table(rows, rightAligned: [1, 2, 3]) { output.line(line, depth: depth + 1) }
+      let lines = table(rows, rightAligned: [1, 2, 3])
+      if let width, TextLayout.widest(lines) + Output.indentation(depth + 1, width: width) > width {
+        // Too narrow for the table: a sentence a bracket, which wraps.
+        for row in rows.dropFirst().dropLast() {
+          output.line("\(row[0]): \(row[1]) at \(row[2]) = \(row[3])", depth: depth + 1)
+        }
+        output.line("total: \(amount), tax \(ValueFormatter.exact(computation.exactTotal))", depth: depth + 1)
+      } else {
+        for line in lines { output.line(line, depth: depth + 1, isTable: true) }
+      }
       if computation.exactTotal != computation.total {
         output.line("rounded to the cent: " + ValueFormatter.money(computation.total), depth: depth + 1)
       }
@@ -313,26 +395,22 @@ public struct ExplanationRenderer {
 
   /// Lines of a table whose columns line up; `rightAligned` columns are padded on the left (amounts and rates).
   func table(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
-    let columns = rows.map(\.count).max() ?? 0
-    var widths = [Int](repeating: 0, count: columns)
-    for row in rows {
-      for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-    }
-    return rows.map { row in
-      let cells = row.enumerated().map { index, cell in
-        let padding = String(repeating: " ", count: widths[index] - cell.count)
-        return rightAligned.contains(index) ? padding + cell : cell + padding
-      }
-      return trimTrailingSpaces(cells.joined(separator: "   "))
-    }
+    TextLayout.table(rows, rightAligned: rightAligned, separator: "   ")
   }
 
   // MARK: Result and documentation
 
   /// The result again, at the end where a learner's reading stops, with the rates of the bracket tables it used.
-  func renderResult(value: Value, steps: [ExplanationStep], into output: inout Output) {
+  func renderResult(
+    value: Value, steps: [ExplanationStep], summarised: Bool, readable: ReadableText, into output: inout Output
+  ) {
     output.blank()
     output.line(style("Result:", .emphasis) + " " + style(ValueFormatter.format(value), .emphasis))
+    // What the number leaves out, next to it.
+    for note in notes(for: steps) {
+      output.line(style("Note:", .note) + " " + readable.prose(briefNotes ? firstSentence(note) : note), depth: 1)
+    }
+    if summarised { return }
     if steps.count == 1, case .brackets(let computation, _) = steps[0].kind {
       output.line("marginal rate \(ValueFormatter.rate(computation.marginalRate)): the rate on the next dollar", depth: 1)
       let average = ValueFormatter.rate(computation.averageRate)
@@ -366,15 +444,23 @@ public struct ExplanationRenderer {
     }
   }
 
+  /// The notes (what it leaves out, what is estimated) of the outermost formula, when the expression is one call.
+  public func notes(for steps: [ExplanationStep]) -> [String] {
+    let items = groupDefaults(steps)
+    guard items.count == 1, case .formula(let name, _) = items[0].step.kind, let formula = program.formula(named: name)
+    else { return [] }
+    return formula.documentation.notes.filter { !$0.isEmpty }
+  }
+
   /// The concept behind the outermost formula (or the bracket table taxed directly), for learners.
-  func renderDocumentation(_ steps: [ExplanationStep], into output: inout Output) {
+  func renderDocumentation(_ steps: [ExplanationStep], readable: ReadableText, into output: inout Output) {
     guard let documentation = outermostDocumentation(steps) else { return }
     var lines: [String] = []
     if let definition = documentation.definition, !definition.isEmpty {
-      lines.append(style("Definition:", .note) + " " + flatten(definition))
+      lines.append(style("Definition:", .note) + " " + readable.prose(definition))
     }
     if let tip = documentation.tip, !tip.isEmpty {
-      lines.append(style("Tip:", .help) + " " + flatten(tip))
+      lines.append(style("Tip:", .help) + " " + readable.prose(tip))
     }
     guard !lines.isEmpty else { return }
     output.blank()
@@ -397,9 +483,10 @@ public struct ExplanationRenderer {
     return nil
   }
 
+  /// The first formula called at the top level; a call's default arguments (recorded before it) do not count.
   func outermostFormula(_ steps: [ExplanationStep]) -> String? {
-    for step in steps {
-      if case .formula(let name, _) = step.kind { return name }
+    for item in groupDefaults(steps) {
+      if case .formula(let name, _) = item.step.kind { return name }
     }
     return nil
   }

@@ -4,8 +4,10 @@ enum CommandArgument: Sendable {
   /// Anything `:help` knows: formulas, parameters, functions, commands.
   case helpTopic
   case formula
-  /// A formula or a topic.
+  /// A lesson, a formula or a topic.
   case lesson
+  /// A term of the glossary.
+  case glossaryTerm
   /// An expression, completed like a line of input.
   case expression
   case file
@@ -20,7 +22,7 @@ enum CommandArgument: Sendable {
 /// its handler, a method of `REPL` (in a `REPL+….swift` file of this folder) that the entry names. `:help`, `:help
 /// :name`, Tab completion and "did you mean" all read the entry; nothing else lists commands.
 enum REPLCommand: String, CaseIterable, Sendable {
-  case help, type, explain, ask, lesson, topics, search, load, reload, year, profile, save, records, plot, quit
+  case help, type, explain, ask, lesson, glossary, topics, search, load, reload, year, profile, save, records, plot, quit
 
   /// The command's help, what Tab offers after it, and what runs it.
   var entry: CommandInfo {
@@ -41,8 +43,12 @@ enum REPLCommand: String, CaseIterable, Sendable {
         run: .text(REPL.typeCommand))
     case .explain:
       CommandInfo(
-        command: self, aliases: ["e"], usage: "EXPR", summary: "evaluate step by step, with the parameters used",
-        details: "The explanation shows each formula called, each bracket computation and each parameter read.",
+        command: self, aliases: ["e"], usage: "[full] EXPR", summary: "evaluate step by step: what decides the result",
+        details: """
+          The explanation shows the steps that change the result: the brackets crossed, the thresholds reached, the \
+          caps and floors that bind, each value in words, then what the formula leaves out. :explain full EXPR \
+          shows every step: each formula called, each bracket computation, each parameter read, each branch taken.
+          """,
         argument: .expression, run: .text(REPL.explainCommand))
     case .ask:
       CommandInfo(
@@ -56,9 +62,19 @@ enum REPLCommand: String, CaseIterable, Sendable {
           """, argument: .formula, run: .text(REPL.askCommand))
     case .lesson:
       CommandInfo(
-        command: self, usage: "TOPIC", summary: "a formula or topic explained: definition, inputs, worked example, tip",
-        details: "TOPIC is a formula's name or a topic from :topics (Income tax, or Income / Income tax).",
+        command: self, usage: "[TOPIC [more]]",
+        summary: "a lesson on one screen: definition, inputs, worked example, tip",
+        details: """
+          Without TOPIC, the list of lessons. TOPIC is a lesson (brackets, clawback), a word for one (OAS, \
+          marginal, tax), a formula (rrsp_refund) or a topic from :topics (Income tax). A word that names none of \
+          them shows what :search finds for it. `more` after TOPIC shows what did not fit on the screen.
+          """,
         argument: .lesson, run: .text(REPL.lessonCommand))
+    case .glossary:
+      CommandInfo(
+        command: self, usage: "[WORD]", summary: "the words the lessons use, each with the lesson that teaches it",
+        details: "Without WORD, every term; with it, what the term means and where to learn it.",
+        argument: .glossaryTerm, run: .text(REPL.glossaryCommand))
     case .topics:
       CommandInfo(command: self, summary: "the topics of the formulas, as a tree", run: .plain(REPL.topicsCommand))
     case .search:

@@ -110,8 +110,8 @@ extension REPL {
       switch explainDetached(call) {
       case .failure(let list): report(list.diagnostics)
       case .success(let (value, steps)):
-        say(explanation(call, value: value, steps: steps))
-        lastCalculation?.explanation = explanation(call, value: value, steps: steps, colored: false)
+        say(explanation(call, value: value, steps: steps, detail: .summary(depth: REPL.summaryDepth)))
+        lastCalculation?.explanation = explanation(call, value: value, steps: steps, colored: false, fitted: false)
       }
     }
   }

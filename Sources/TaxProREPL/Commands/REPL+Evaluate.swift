@@ -19,17 +19,36 @@ extension REPL {
     }
   }
 
-  func explainCommand(_ text: String) {
+  /// `:explain EXPR` summarises; `:explain full EXPR` shows every step.
+  func explainCommand(_ argument: String) {
+    var text = argument
+    var detail = ExplanationRenderer.Detail.summary(depth: REPL.summaryDepth)
+    if let rest = REPL.afterFullKeyword(argument) {
+      text = rest
+      detail = .full
+    }
     let valuesBefore = session.values
     switch interruptible({ session.explain(text, name: "<input>") }) {
     case .failure(let list):
       report(list.diagnostics)
     case .success(let (value, steps)):
-      say(explanation(text, value: value, steps: steps))
+      say(explanation(text, value: value, steps: steps, detail: detail))
       var calculation = Calculation(expression: text, values: valuesBefore, year: session.year, value: value)
-      calculation.explanation = explanation(text, value: value, steps: steps, colored: false)
+      calculation.explanation = explanation(text, value: value, steps: steps, colored: false, fitted: false)
       lastCalculation = calculation
     }
+  }
+
+  /// How many levels of named values a summarised explanation shows below the outermost formula.
+  static let summaryDepth = 3
+
+  /// The expression after `full` in `:explain full EXPR`, or nil when the argument does not start with the word.
+  static func afterFullKeyword(_ argument: String) -> String? {
+    guard argument.hasPrefix("full"), let next = argument.dropFirst(4).first, next == " " || next == "\t" else {
+      return nil
+    }
+    let rest = argument.dropFirst(5).trimmed
+    return rest.isEmpty ? nil : rest
   }
 
   /// Evaluates and explains a self-contained expression without touching the session's `ans`: for lessons and for
@@ -52,26 +71,24 @@ extension REPL {
     }
   }
 
-  /// An explanation as text, in colour unless it is being stored; the session's sources let it quote formulas that
-  /// were typed in.
-  func explanation(_ text: String, value: Value, steps: [ExplanationStep], colored: Bool = true) -> String {
+  /// An explanation as text, in colour unless it is being stored, fitted to the terminal unless it is being
+  /// stored; the session's sources let it quote formulas that were typed in. `indent` is
+  /// what the caller will put before each line. The whole trace unless `detail` asks
+  /// for a summary, which ends by saying how to see the whole trace.
+  func explanation(
+    _ text: String, value: Value, steps: [ExplanationStep], colored: Bool = true,
+    detail: ExplanationRenderer.Detail = .full, fitted: Bool = true, showsDocumentation: Bool = true,
+    indent: Int = 0, briefNotes: Bool = false
+  ) -> String {
     var renderer = ExplanationRenderer(program: session.program, sources: session.sources)
     if colored { renderer.style = style.textStyle }
+    renderer.year = session.year
+    renderer.width = fitted ? width - indent : nil
+    renderer.detail = detail
+    renderer.showsDocumentation = showsDocumentation
+    renderer.briefNotes = briefNotes
+    if !text.contains("\n") { renderer.fullTraceHint = ":explain full " + text }
     return renderer.render(expression: text, value: value, steps: steps)
-  }
-
-  /// The explanation without the definition and tip the renderer puts last (a lesson shows those in their own places).
-  func explanationSteps(_ text: String, value: Value, steps: [ExplanationStep]) -> String {
-    var lines = explanation(text, value: value, steps: steps).split(separator: "\n", omittingEmptySubsequences: false)
-      .map(String.init)
-    while let last = lines.last, last.isEmpty { lines.removeLast() }
-    // The concept block is the last paragraph when all its lines are "Definition:" or "Tip:" lines.
-    if let blank = lines.lastIndex(of: ""),
-      lines[(blank + 1)...].allSatisfy({ REPL.plain($0).hasPrefix("Definition:") || REPL.plain($0).hasPrefix("Tip:") })
-    {
-      lines.removeSubrange(blank...)
-    }
-    return lines.joined(separator: "\n")
   }
 
   /// Text without ANSI escape sequences.

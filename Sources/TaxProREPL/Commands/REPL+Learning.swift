@@ -12,69 +12,376 @@ extension REPL {
     note("learn one with :lesson NAME or :lesson TOPIC")
   }
 
-  func lessonCommand(_ name: String) {
-    if let formula = session.program.formula(named: name) {
-      say(lesson(formula).joined(separator: "\n"))
+  /// `:lesson` lists the lessons; `:lesson NAME` shows a concept lesson, a formula's lesson or a topic's, found by
+  /// its name or any word for it; `:lesson NAME more` what did not fit on the screen. A word that names nothing
+  /// falls back to what `:search` finds for it.
+  func lessonCommand(_ argument: String) {
+    var name = argument.trimmed
+    var more = false
+    if name.lowercased() == "more" || name.lowercased().hasSuffix(" more") {
+      more = true
+      name = String(name.dropLast(4)).trimmed
+    }
+    if name.isEmpty {
+      say(lessonList().joined(separator: "\n"))
       return
     }
-    let tree = TopicTree(program: session.program)
-    if let (path, node) = tree.find(name) {
+    switch findLesson(name) {
+    case .concept(let lesson):
+      say((more ? conceptLessonMore(lesson) : conceptLesson(lesson)).joined(separator: "\n"))
+    case .formula(let formula):
+      say((more ? formulaLessonMore(formula) : formulaLesson(formula)).joined(separator: "\n"))
+    case .topic(let path, let node):
       say(topicLesson(path: path, node: node).joined(separator: "\n"))
-      return
+    case nil:
+      let results = search(name.lowercased().split(whereSeparator: \.isWhitespace).map(String.init))
+      if !results.isEmpty {
+        note("no lesson called '\(name)'; here is what :search \(name) finds:")
+        showSearchResults(results)
+        return
+      }
+      var message = "no lesson, formula or topic '\(name)'"
+      let tree = TopicTree(program: session.program)
+      let candidates =
+        ConceptLesson.all.map(\.name) + session.program.formulas.map(\.name)
+        + tree.paths.map { $0.split(separator: "/").last.map { $0.trimmed } ?? $0 }
+      if let suggestion = NameSuggestions.closest(to: name, among: candidates) { message += "; did you mean '\(suggestion)'?" }
+      complain(message)
+      note(":lesson lists the lessons; :topics the formulas by topic")
     }
-    var message = "no formula or topic '\(name)'"
-    let candidates = session.program.formulas.map(\.name) + tree.paths.map { $0.split(separator: "/").last.map { $0.trimmed } ?? $0 }
-    if let suggestion = NameSuggestions.closest(to: name, among: candidates) { message += "; did you mean '\(suggestion)'?" }
-    complain(message)
-    note("see the topics with :topics, or search with :search \(name)")
   }
 
-  /// Definition → inputs → a worked example with its explanation → tip.
-  func lesson(_ formula: FormulaInfo) -> [String] {
-    let documentation = formula.documentation
-    var lines = [style("Lesson: \(formula.name)", .heading) + (documentation.summary.isEmpty ? "" : " — " + firstSentence(documentation.summary))]
-    if !documentation.topic.isEmpty { lines.append(style("Topic: " + documentation.topic.joined(separator: " / "), .note)) }
+  enum LessonMatch {
+    case concept(ConceptLesson)
+    case formula(FormulaInfo)
+    case topic([String], TopicTree.Node)
+  }
+
+  /// A concept lesson by its name first, then a formula, a topic, a concept lesson by one of its words, and a
+  /// glossary term's lesson.
+  func findLesson(_ name: String) -> LessonMatch? {
+    if let lesson = ConceptLesson.all.first(where: { $0.name.lowercased() == name.lowercased() }) {
+      return .concept(lesson)
+    }
+    if let formula = session.program.formula(named: name) { return .formula(formula) }
+    let tree = TopicTree(program: session.program)
+    if let (path, node) = tree.find(name) { return .topic(path, node) }
+    if let lesson = ConceptLesson.named(name) { return .concept(lesson) }
+    if let term = Glossary.term(named: name), let lesson = ConceptLesson.named(term.lesson) { return .concept(lesson) }
+    return nil
+  }
+
+  /// The concept lessons, one a line, and how to find the others.
+  func lessonList() -> [String] {
+    var lines = [style("Lessons", .heading)]
+    let rows = ConceptLesson.all.map { ["  " + style($0.name, .name), $0.title] }
+    lines += TextLayout.table(rows)
+    lines += TextLayout.wrap(
+      "Type :lesson NAME (or a word for it: :lesson clawback, :lesson marginal). Every formula has a lesson too "
+        + "(:lesson rrsp_refund); :topics lists them, :glossary the words the lessons use.",
+      width: width)
+    return lines
+  }
+
+  // MARK: Concept lessons
+
+  /// The lesson's one screen: what it is, what goes in, the worked example, the tip, a line to try.
+  func conceptLesson(_ lesson: ConceptLesson) -> [String] {
+    var templates = LessonTemplates(evaluate: lessonValue, program: session.program)
+    let problem = templates.define(lesson.given)
+    var lines = [style("Lesson: " + lesson.title, .heading)]
     var section = 0
     func heading(_ title: String) {
       section += 1
-      lines.append("")
       lines.append(style("\(section). \(title)", .heading))
     }
+    func paragraph(_ template: String) {
+      switch templates.fill(template) {
+      case .success(let text): lines += TextLayout.wrap(text, width: width, first: "  ")
+      case .failure(let problem): lines.append("  " + style("(not worked out: \(problem.message))", .error))
+      }
+    }
+    let readable = ReadableText(program: session.program, year: session.year)
+    lines.append("")
     heading("What it is")
-    let concept = documentation.definition ?? (documentation.summary.isEmpty ? nil : documentation.summary)
-    lines += TextLayout.wrap(concept ?? "(This formula has no definition in its documentation.)", width: width, first: "  ")
-    if documentation.definition != nil, !documentation.summary.isEmpty {
-      lines += TextLayout.wrap(documentation.summary, width: width, first: "  ")
-    }
-
+    paragraph(lesson.definition)
+    lines.append("")
     heading("What goes in")
-    if formula.parameters.isEmpty {
-      lines.append("  Nothing: it has no inputs.")
-    } else {
-      lines += parameterLines(formula, indent: "  ")
-    }
-    if let instruction = documentation.instruction { lines += TextLayout.wrap(instruction, width: width, first: "  ") }
-
+    paragraph(lesson.inputs)
+    lines.append("")
     heading("A worked example")
-    switch workedExample(formula) {
-    case .success(let (text, value, steps)):
-      lines += explanationSteps(text, value: value, steps: steps).split(separator: "\n", omittingEmptySubsequences: false)
-        .map { $0.isEmpty ? "" : "  " + $0 }
-    case .failure(let problem):
-      lines.append("  " + style("No example could be worked out: \(problem.message)", .error))
-    }
-
-    if let tip = documentation.tip {
-      heading("Tip")
-      lines += TextLayout.wrap(tip, width: width, first: "  ")
-    }
-    if !documentation.references.isEmpty {
-      lines.append("")
-      lines.append(style("References:", .heading))
-      for reference in documentation.references { lines += TextLayout.wrap(reference, width: width, first: "  ") }
+    if let problem {
+      lines.append("  " + style("(not worked out: \(problem.message))", .error))
+    } else {
+      for block in lesson.example { lines += render(block, templates: templates) }
+      for name in lesson.limits {
+        for note in session.program.formula(named: name)?.documentation.notes ?? [] {
+          lines += TextLayout.wrap(
+            readable.prose(firstSentence(note)), width: width, first: "  " + style("Note:", .note) + " ", rest: "    ")
+        }
+      }
     }
     lines.append("")
-    lines.append(style("Try it with your own figures: :ask \(formula.name)", .note))
+    heading("Tip")
+    paragraph(lesson.tip)
+    lines.append("")
+    lines.append(style("Try it:", .heading) + " " + lesson.tryIt)
+    lines.append(style("More: :lesson \(lesson.name) more", .note))
+    return lines
+  }
+
+  /// What a lesson leaves for later: its formulas' lessons, its chart, its words.
+  func conceptLessonMore(_ lesson: ConceptLesson) -> [String] {
+    var templates = LessonTemplates(evaluate: lessonValue, program: session.program)
+    let problem = templates.define(lesson.given)
+    var lines = [style("Lesson: " + lesson.title + " (more)", .heading)]
+    if problem == nil { for block in lesson.more { lines += render(block, templates: templates) } }
+    let formulas = lesson.formulas.filter { session.program.formula(named: $0) != nil }
+    if !formulas.isEmpty {
+      lines.append(style("The formulas behind it", .heading))
+      for name in formulas {
+        let summary = session.program.formula(named: name).map { firstSentence($0.documentation.summary) } ?? ""
+        lines += TextLayout.wrap(summary, width: width, first: "  " + style(":lesson " + name, .command) + " — ", rest: "    ")
+      }
+    }
+    let readable = ReadableText(program: session.program, year: session.year)
+    let notes = lesson.limits.flatMap { session.program.formula(named: $0)?.documentation.notes ?? [] }
+    if !notes.isEmpty {
+      lines.append(style("What the figures leave out", .heading))
+      for note in notes { lines += TextLayout.wrap(readable.prose(note), width: width, first: "  ") }
+    }
+    if let chart = lesson.chart { lines += lessonChart(chart, templates: templates) }
+    lines.append(style("Words it uses", .heading))
+    for term in lesson.terms {
+      if let entry = Glossary.term(named: term) {
+        lines += TextLayout.wrap(entry.meaning, width: width, first: "  " + style(entry.term, .name) + " — ", rest: "    ")
+      }
+    }
+    return lines
+  }
+
+  /// The chart of a lesson's example. **The hook for charts:** today the `:plot` line that draws it; a front end
+  /// that draws charts inline (`:chart`) can draw `chart` here instead.
+  func lessonChart(_ chart: LessonChart, templates: LessonTemplates) -> [String] {
+    let command = templates.substitute(chart.plotCommand)
+    return [style("A chart of it", .heading)]
+      + TextLayout.wrap(chart.caption + ":", width: width, first: "  ") + ["  " + command]
+  }
+
+  func render(_ block: LessonBlock, templates: LessonTemplates) -> [String] {
+    func failed(_ problem: LessonProblem) -> [String] {
+      ["  " + style("(not worked out: \(problem.message))", .error)]
+    }
+    switch block {
+    case .text(let template):
+      switch templates.fill(template) {
+      case .success(let text): return TextLayout.wrap(text, width: width, first: "  ")
+      case .failure(let problem): return failed(problem)
+      }
+    case .table(let header, let rows):
+      var filled: [[String]] = []
+      for row in (header.isEmpty ? [] : [header]) + rows {
+        var cells: [String] = []
+        for cell in row {
+          switch templates.fill(cell) {
+          case .success(let text): cells.append(text)
+          case .failure(let problem): return failed(problem)
+          }
+        }
+        filled.append(cells)
+      }
+      let columns = filled.map(\.count).max() ?? 0
+      var lines = TextLayout.table(filled, indent: "  ", rightAligned: Set(1..<max(1, columns)), separator: "   ")
+      if !header.isEmpty, !lines.isEmpty { lines[0] = style(lines[0], .note) }
+      return lines
+    case .explain(let template):
+      let expression = templates.substitute(template)
+      switch explainDetached(expression) {
+      case .failure(let list):
+        return failed(LessonProblem(message: list.diagnostics.first?.message ?? "\(expression) could not be computed"))
+      case .success(let (value, steps)):
+        return indented(
+          explanation(
+            expression, value: value, steps: steps, detail: .summary(depth: 1), showsDocumentation: false, indent: 2),
+          by: 2)
+      }
+    case .brackets(let template):
+      let expression = templates.substitute(template)
+      guard case .success(let (_, steps)) = explainDetached(expression), let computation = firstBrackets(steps) else {
+        return failed(LessonProblem(message: "\(expression) is not a bracket computation"))
+      }
+      var rows: [[String]] = [["bracket", "income in it", "rate", "tax"]]
+      for portion in computation.portions {
+        let range = ValueFormatter.money(portion.lower) + (portion.upper.map { " to " + ValueFormatter.money($0) } ?? " and up")
+        rows.append([range, ValueFormatter.money(portion.portion), ValueFormatter.rate(portion.rate), ValueFormatter.exact(portion.tax)])
+      }
+      rows.append(["total", ValueFormatter.money(computation.amount), "", ValueFormatter.money(computation.total)])
+      var lines = TextLayout.table(rows, indent: "  ", rightAligned: [1, 2, 3], separator: "   ")
+      lines[0] = style(lines[0], .note)
+      return lines
+    }
+  }
+
+  func firstBrackets(_ steps: [ExplanationStep]) -> BracketComputation? {
+    for step in steps {
+      if case .brackets(let computation, _) = step.kind { return computation }
+      if let found = firstBrackets(step.children) { return found }
+    }
+    return nil
+  }
+
+  /// A self-contained expression's value, for a lesson's templates.
+  func lessonValue(_ expression: String) -> Result<Value, LessonProblem> {
+    switch explainDetached(expression) {
+    case .success(let (value, _)): return .success(value)
+    case .failure(let list):
+      return .failure(LessonProblem(message: list.diagnostics.first?.message ?? "\(expression) could not be computed"))
+    }
+  }
+
+  /// Text split into lines, each non-empty one indented.
+  func indented(_ text: String, by columns: Int) -> [String] {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    while let last = lines.last, last.isEmpty { lines.removeLast() }
+    let indent = String(repeating: " ", count: columns)
+    return lines.map { $0.isEmpty ? "" : indent + $0 }
+  }
+
+  // MARK: Formula lessons
+
+  /// Lines a lesson may take before the rest goes behind "more": one screen.
+  static let lessonScreen = 40
+
+  /// Definition → inputs → a worked example, summarised, with what it leaves out → tip → a line to try, on one
+  /// screen; `formulaLessonMore` has the rest.
+  func formulaLesson(_ formula: FormulaInfo) -> [String] {
+    let documentation = formula.documentation
+    let readable = ReadableText(program: session.program, year: session.year)
+    var title = style("Lesson: \(formula.name)", .heading)
+    if !documentation.summary.isEmpty { title += " — " + firstSentence(documentation.summary) }
+    var head = TextLayout.wrap(title, width: width)
+    if !documentation.topic.isEmpty { head.append(style("Topic: " + documentation.topic.joined(separator: " / "), .note)) }
+
+    var concept = [style("1. What it is", .heading)]
+    // The summary is in the title already; the definition says what the idea is.
+    let definition = documentation.definition.map(readable.prose) ?? "(This formula has no definition in its documentation.)"
+    concept += TextLayout.wrap(definition, width: width, first: "  ")
+
+    var inputs = [style("2. What goes in", .heading)]
+    inputs += formula.parameters.isEmpty ? ["  Nothing: it has no inputs."] : lessonParameterLines(formula, readable: readable)
+
+    let example = workedExample(formula)
+    func exampleLines(depth: Int, briefNotes: Bool) -> [String] {
+      var lines = [style("3. A worked example", .heading)]
+      switch example {
+      case .success(let (text, value, steps)):
+        lines += indented(
+          explanation(
+            text, value: value, steps: steps, detail: .summary(depth: depth), showsDocumentation: false, indent: 2,
+            briefNotes: briefNotes),
+          by: 2)
+      case .failure(let problem):
+        lines.append("  " + style("No example could be worked out: \(problem.message)", .error))
+      }
+      return lines
+    }
+
+    var tip: [String] = []
+    if let text = documentation.tip {
+      tip = [style("4. Tip", .heading)] + TextLayout.wrap(readable.prose(text), width: width, first: "  ")
+    }
+    let ending = [
+      style("Try it:", .heading) + " :ask \(formula.name) (it asks for each input)",
+      style("More: :lesson \(formula.name) more", .note),
+    ]
+
+    // The whole lesson, then shorter forms of its longest parts until it fits the screen: no blank lines, the
+    // optional inputs on one line (at once when there are many), the notes' first sentences (whole in `more`), the example's values one level less deep; what is still too long is cut.
+    let optionalInputs = formula.parameters.filter { $0.defaultValue != nil }.count
+    var compactInputs = optionalInputs > 2
+    var blankLines = true
+    var briefNotes = false
+    var exampleDepth = 1
+    while true {
+      let gap = blankLines ? [""] : []
+      var lines = head + gap + concept + gap + (compactInputs ? compactParameterLines(formula, readable: readable) : inputs)
+      lines += gap + exampleLines(depth: exampleDepth, briefNotes: briefNotes)
+      if !tip.isEmpty { lines += gap + tip }
+      lines += gap + ending
+      if lines.count <= Self.lessonScreen { return lines }
+      if blankLines {
+        blankLines = false
+      } else if !compactInputs {
+        compactInputs = true
+      } else if !briefNotes {
+        briefNotes = true
+      } else if exampleDepth > 0 {
+        exampleDepth = 0
+      } else {
+        let kept = Array(lines.prefix(Self.lessonScreen - ending.count - 1))
+        return kept + [style("  … (the rest: :lesson \(formula.name) more)", .note)] + ending
+      }
+    }
+  }
+
+  /// What the inputs mean, every input in full, the references, and how to see every step.
+  func formulaLessonMore(_ formula: FormulaInfo) -> [String] {
+    let documentation = formula.documentation
+    let readable = ReadableText(program: session.program, year: session.year)
+    var lines = [style("Lesson: \(formula.name) (more)", .heading)]
+    if !formula.parameters.isEmpty {
+      lines.append(style("The inputs", .heading))
+      lines += lessonParameterLines(formula, readable: readable)
+      if let instruction = documentation.instruction {
+        lines += TextLayout.wrap(readable.prose(instruction), width: width, first: "  ")
+      }
+    }
+    if !documentation.notes.isEmpty {
+      lines.append(style("What it leaves out", .heading))
+      for note in documentation.notes { lines += TextLayout.wrap(readable.prose(note), width: width, first: "  ") }
+    }
+    if !documentation.references.isEmpty {
+      lines.append(style("References", .heading))
+      for reference in documentation.references { lines += TextLayout.wrap(reference, width: width, first: "  ") }
+    }
+    if case .success(let (text, _, _)) = workedExample(formula) {
+      lines.append(style("Every step of the example:", .heading) + " :explain full " + text)
+    }
+    if !documentation.topic.isEmpty {
+      lines.append(style("Its topic:", .heading) + " :lesson " + (documentation.topic.last ?? ""))
+    }
+    return lines
+  }
+
+  /// One line (or more, wrapped) per input: name, type, range, default in words, summary.
+  func lessonParameterLines(_ formula: FormulaInfo, readable: ReadableText) -> [String] {
+    let nameWidth = formula.parameters.map(\.name.count).max() ?? 0
+    var lines: [String] = []
+    for parameter in formula.parameters {
+      var facts = [parameter.type.description]
+      if let range = parameter.rangeText { facts.append("from " + range.replacingOccurrences(of: "..", with: " to ")) }
+      if let defaultValue = parameter.defaultValue { facts.append("by default " + readable.describeDefault(defaultValue)) }
+      var text = facts.joined(separator: ", ")
+      let summary = parameter.documentation.summary
+      if !summary.isEmpty { text += " — " + summary }
+      let padded = parameter.name + String(repeating: " ", count: nameWidth - parameter.name.count + 2)
+      lines += TextLayout.wrap(
+        text, width: width, first: "  " + style(padded, .name), rest: "  " + String(repeating: " ", count: nameWidth + 2))
+    }
+    return lines
+  }
+
+  /// The inputs without a default in full; those with one named on a line.
+  func compactParameterLines(_ formula: FormulaInfo, readable: ReadableText) -> [String] {
+    var lines = [style("2. What goes in", .heading)]
+    var required = formula
+    required.parameters = formula.parameters.filter { $0.defaultValue == nil }
+    lines += lessonParameterLines(required, readable: readable)
+    let optional = formula.parameters.filter { $0.defaultValue != nil }.map(\.name)
+    if !optional.isEmpty {
+      lines += TextLayout.wrap(
+        "Optional, with defaults: " + optional.joined(separator: ", ") + ".", width: width, first: "  ", rest: "    ")
+    }
     return lines
   }
 
@@ -85,16 +392,27 @@ extension REPL {
       let text = example.trimmed.trimmingCharacters(in: CharacterSet(charactersIn: "`"))
       if case .success(let (value, steps)) = explainDetached(text) { return .success((text, value, steps)) }
     }
+    // With every amount at its default of $0 there is nothing to explain: the first amount gets a typical value.
+    let amounts = formula.parameters.filter { $0.type == .money }
+    let typical = amounts.allSatisfy { $0.defaultValue != nil } ? amounts.first?.name : nil
     var values: [Value] = []
+    var arguments: [String] = []
     for parameter in formula.parameters {
-      guard let value = exampleValue(for: parameter, earlier: values) else {
+      guard let value = exampleValue(for: parameter, earlier: values, typical: parameter.name == typical) else {
         return .failure(AnswerProblem(message: "there is no example value for \(parameter.name) (\(parameter.type))"))
+      }
+      // The call as people type it: the inputs without a default in order, the others only where the example
+      // changes them (by name); whole amounts without cents (`$60,000`).
+      let isDefault =
+        parameter.defaultValue.flatMap { try? session.evaluate($0, locals: values).get() } == value
+      if parameter.defaultValue == nil {
+        arguments.append(REPL.exampleLiteral(value))
+      } else if !isDefault {
+        arguments.append(parameter.name + ": " + REPL.exampleLiteral(value))
       }
       values.append(value)
     }
-    let call =
-      formula.name + "("
-      + zip(formula.parameters, values).map { "\($0.name): \(REPL.literal($1))" }.joined(separator: ", ") + ")"
+    let call = formula.name + "(" + arguments.joined(separator: ", ") + ")"
     switch explainDetached(call) {
     case .success(let (value, steps)): return .success((call, value, steps))
     case .failure(let list):
@@ -102,8 +420,17 @@ extension REPL {
     }
   }
 
-  func exampleValue(for parameter: FormulaParameter, earlier: [Value]) -> Value? {
-    if let defaultValue = parameter.defaultValue, case .success(let value) = session.evaluate(defaultValue, locals: earlier) {
+  /// A value as an example's source text: `$60,000` rather than `$60,000.00`.
+  static func exampleLiteral(_ value: Value) -> String {
+    var literal = REPL.literal(value)
+    if case .money = value, literal.hasSuffix(".00") { literal.removeLast(3) }
+    return literal
+  }
+
+  func exampleValue(for parameter: FormulaParameter, earlier: [Value], typical: Bool = false) -> Value? {
+    if !typical, let defaultValue = parameter.defaultValue,
+      case .success(let value) = session.evaluate(defaultValue, locals: earlier)
+    {
       return value
     }
     var value: Value
@@ -155,7 +482,7 @@ extension REPL {
     }
     if let first = formulas.first {
       lines.append("")
-      lines += lesson(first)
+      lines += formulaLesson(first)
       let others = formulas.dropFirst().map { ":lesson " + $0.name }
       if !others.isEmpty { lines.append(style("More in this topic: " + others.joined(separator: ", "), .note)) }
     } else {
@@ -177,6 +504,10 @@ extension REPL {
       note("nothing matches '\(argument.trimmed)'; :topics lists what there is")
       return
     }
+    showSearchResults(results)
+  }
+
+  func showSearchResults(_ results: [SearchResult]) {
     for result in results.prefix(30) {
       var text = result.summary
       if !result.topic.isEmpty { text += " (" + result.topic + ")" }
@@ -239,5 +570,35 @@ extension REPL {
         documentation: [jurisdiction.fullName] + texts(jurisdiction.documentation))
     }
     return results.sorted { $0.score != $1.score ? $0.score > $1.score : $0.name < $1.name }
+  }
+}
+
+extension REPL {
+  /// `:glossary` lists the terms; `:glossary WORD` says what one means and which lesson teaches it.
+  func glossaryCommand(_ argument: String) {
+    let word = argument.trimmed
+    if word.isEmpty {
+      var lines = [style("Glossary", .heading)]
+      for term in Glossary.terms {
+        lines += TextLayout.wrap(
+          term.meaning + " (:lesson \(term.lesson))", width: width, first: "  " + style(term.term, .name) + " — ",
+          rest: "    ")
+      }
+      say(lines.joined(separator: "\n"))
+      return
+    }
+    guard let term = Glossary.term(named: word) else {
+      var message = "'\(word)' is not in the glossary"
+      let names = Glossary.terms.flatMap { [$0.term] + $0.aliases }
+      if let suggestion = NameSuggestions.closest(to: word, among: names) { message += "; did you mean '\(suggestion)'?" }
+      complain(message)
+      note(":glossary lists the terms; :search \(word) looks through the formulas")
+      return
+    }
+    var lines = [style(term.term, .name)]
+    lines += TextLayout.wrap(term.meaning, width: width, first: "  ")
+    let title = ConceptLesson.named(term.lesson)?.title ?? term.lesson
+    lines.append("  " + style("Learn it:", .heading) + " :lesson \(term.lesson) (\(title))")
+    say(lines.joined(separator: "\n"))
   }
 }

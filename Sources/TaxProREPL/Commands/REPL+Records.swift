@@ -14,7 +14,7 @@ extension REPL {
     if calculation.explanation == nil {
       switch explainDetached(calculation.selfContained, year: calculation.year) {
       case .success(let (value, steps)):
-        calculation.explanation = explanation(calculation.expression, value: value, steps: steps, colored: false)
+        calculation.explanation = explanation(calculation.expression, value: value, steps: steps, colored: false, fitted: false)
       case .failure:
         // The formulas it used may have changed since; the result is still worth keeping.
         calculation.explanation = ""

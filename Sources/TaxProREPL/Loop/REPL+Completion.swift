@@ -48,7 +48,9 @@ extension REPL {
     case .lesson:
       let tree = TopicTree(program: program)
       let topics = tree.paths.flatMap { path in [path, path.components(separatedBy: " / ").last ?? path] }
-      return words(program.formulas.map(\.name) + topics)
+      return words(ConceptLesson.all.map(\.name) + program.formulas.map(\.name) + topics)
+    case .glossaryTerm:
+      return words(Glossary.terms.map(\.term))
     case .recordName:
       return words(loadRecords()?.records.map(\.name) ?? [])
     case .profileName:
