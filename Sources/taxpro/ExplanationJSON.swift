@@ -11,6 +11,8 @@ enum ExplanationJSON {
   ) -> String {
     var fields: [(String, String)] = [
       ("expression", string(expression)), ("year", String(year)), ("value", valueJSON(value)),
+      // What the result leaves out, beside it (the outermost formula's notes).
+      ("notes", array(renderer.notes(for: steps).map(string))),
     ]
     if let (name, documentation) = renderer.documentation(for: steps) {
       fields.append(("documentation", documentationJSON(name: name, documentation)))
@@ -91,8 +93,9 @@ enum ExplanationJSON {
       fields.append(("kind", string("formula")))
       fields.append(("name", string(name)))
       fields.append(("arguments", object(arguments.map { ($0.name, valueJSON($0.value)) })))
-      if let summary = renderer.program.formula(named: name)?.documentation.summary, !summary.isEmpty {
-        fields.append(("summary", string(summary)))
+      if let documentation = renderer.program.formula(named: name)?.documentation {
+        if !documentation.summary.isEmpty { fields.append(("summary", string(documentation.summary))) }
+        if !documentation.notes.isEmpty { fields.append(("notes", array(documentation.notes.map(string)))) }
       }
     case .binding(let name):
       fields += [("kind", string("let")), ("name", string(name))]

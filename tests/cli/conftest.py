@@ -29,12 +29,17 @@ OUTSIDE = Path(tempfile.mkdtemp(prefix="taxpro-cli-"))
 
 @dataclass
 class Taxpro:
-    """Runs the binary with colour off and a time limit, from an empty folder outside the repository."""
+    """Runs the binary with colour off and a time limit, from an empty folder outside the repository. Text is 80
+    columns wide (output is not a terminal and COLUMNS is unset) unless `env` sets COLUMNS."""
 
     path: str
 
-    def run(self, *arguments: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    def run(
+        self, *arguments: str, stdin: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess:
         environment = dict(os.environ, NO_COLOR="1")
+        environment.pop("COLUMNS", None)
+        environment.update(env or {})
         return subprocess.run(
             [self.path, *arguments], input=stdin, capture_output=True, text=True, timeout=120,
             cwd=str(cwd or OUTSIDE), env=environment,

@@ -49,8 +49,12 @@ def test_definition_and_tip(ontario):
     assert re.search(r"^Tip: ", ontario, re.MULTILINE)
 
 
+# Every step (--full), on lines wide enough that the steps these tests look for are not wrapped.
+WIDE = {"COLUMNS": "250"}
+
+
 def test_a_formula_shows_inputs_lets_parameters_and_its_documentation(taxpro):
-    result = taxpro.run("explain", "--year", "2025", "combined_tax($85,000)")
+    result = taxpro.run("explain", "--full", "--year", "2025", "combined_tax($85,000)", env=WIDE)
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert text.splitlines()[0] == "combined_tax($85,000) = $17,359.24"
@@ -77,14 +81,14 @@ def test_percentage_of_an_amount_is_spelled_out(taxpro):
 
 
 def test_conditions_say_which_branch(taxpro):
-    result = taxpro.run("explain", "--year", "2025", "federal_tax($85,000, QC)")
+    result = taxpro.run("explain", "--full", "--year", "2025", "federal_tax($85,000, QC)", env=WIDE)
     assert "if province == QC: QC == QC is true, so the 'then' branch applies" in result.stdout
     # 16.5% × 11,643.79 = 1,921.22535 → 1,921.23; 11,643.79 − 1,921.23 = 9,722.56
     assert "$11,643.79 - $1,921.23 = $9,722.56" in result.stdout
 
 
 def test_default_arguments_are_shown_under_their_call(taxpro):
-    result = taxpro.run("explain", "--year", "2025", "oas_recovery_tax($100,000)")
+    result = taxpro.run("explain", "--full", "--year", "2025", "oas_recovery_tax($100,000)", env=WIDE)
     lines = result.stdout.splitlines()
     call = next(i for i, line in enumerate(lines) if line.startswith("oas_recovery_tax(net_income"))
     assert lines[call + 2].strip().startswith("default oas_received = oas_maximum_pension(age)")

@@ -28,7 +28,9 @@ def section(text: str, title: str) -> list[str]:
 
 def commands(taxpro) -> list[str]:
     """The commands `taxpro --help` lists ('' for `taxpro` alone, listed as (none))."""
-    listed = [line.split()[0] for line in section(taxpro.run("--help").stdout, "Commands:")]
+    # A summary too long for the line continues on lines indented further; they name no command.
+    rows = [line for line in section(taxpro.run("--help").stdout, "Commands:") if not line.startswith("   ")]
+    listed = [line.split()[0] for line in rows]
     return ["" if name == "(none)" else name for name in listed]
 
 

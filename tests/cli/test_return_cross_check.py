@@ -126,7 +126,9 @@ def test_an_unknown_return_line_is_an_error(taxpro):
 
 
 def test_explain_walks_the_return_line_by_line(taxpro):
-    result = taxpro.run("explain", "--year", "2025", "return_summary(employment_income: $85,000)")
+    result = taxpro.run(
+        "explain", "--full", "--year", "2025", "return_summary(employment_income: $85,000)", env={"COLUMNS": "250"}
+    )
     assert result.returncode == 0, result.stderr
     steps = [line.strip().split(" = ")[0] for line in result.stdout.splitlines() if line.startswith("  let ")]
     lines = [step.removeprefix("let ") for step in steps]

@@ -1,15 +1,17 @@
 /// Documentation as Markdown, the format LSP clients render in completion and hover; shared by completion and any
 /// front end that shows documentation with Markdown.
 extension Documentation {
-  /// Summary, then each field under a bold label, in the order a learner reads them.
+  /// Summary and notes (the limits of what it computes), then each field under a bold label, in the order a learner
+  /// reads them.
   public var markdown: String {
     let fields = self.fields
     var parts: [String] = []
     if !fields.summary.isEmpty { parts.append(fields.summary) }
+    // What the figure leaves out or estimates comes next to what it is, not after the tips.
+    for note in fields.notes where !note.isEmpty { parts.append("**Note.** " + note) }
     if let definition = fields.definition { parts.append("**Definition.** " + definition) }
     if let instruction = fields.instruction { parts.append("**Inputs.** " + instruction) }
     if let tip = fields.tip { parts.append("**Tip.** " + tip) }
-    for note in fields.notes where !note.isEmpty { parts.append("**Note.** " + note) }
     if !fields.examples.isEmpty {
       parts.append("**Example.**\n" + fields.examples.map { "    " + $0 }.joined(separator: "\n"))
     }

@@ -113,7 +113,8 @@ struct CommandHelp {
 
 /// The text of `--help`, from `CommandTable`.
 enum HelpText {
-  static let width = 100
+  /// Fitted to the terminal like every text output: `COLUMNS`, the terminal's width, or 80.
+  static var width: Int { Output.width }
 
   /// `taxpro --help`: every command's synopsis and summary, the common options, exit statuses, environment, files.
   static func overview() -> String {
@@ -122,7 +123,7 @@ enum HelpText {
     let helps = CommandTable.helps.filter { !$0.isHidden }
     for help in helps { lines += wrapped(help.synopsis, indent: "  ", hanging: 4) }
     lines += ["", "Commands:"]
-    lines += TextLayout.table(helps.map { [$0.name ?? "(none)", $0.summary] }, indent: "  ")
+    lines += columns(helps.map { ($0.name ?? "(none)", $0.summary) })
     lines += ["", "Options of every command:"]
     lines += optionRows(CommandTable.commonOptions)
     lines += ["", "Run 'taxpro COMMAND --help' for a command's arguments and options.", ""]
@@ -134,7 +135,7 @@ enum HelpText {
 
   /// `taxpro CMD --help`.
   static func command(_ help: CommandHelp) -> String {
-    var lines = [help.invocation + " — " + help.summary, ""]
+    var lines = TextLayout.wrap(help.invocation + " — " + help.summary, width: width, rest: "  ") + [""]
     lines += wrapped(help.synopsis, indent: "Usage: ", hanging: 7 + help.invocation.count + 1)
     if !help.discussion.isEmpty {
       lines.append("")
@@ -142,7 +143,7 @@ enum HelpText {
     }
     if !help.arguments.isEmpty {
       lines += ["", "Arguments:"]
-      lines += TextLayout.table(help.arguments.map { [$0.synopsis, $0.summary] }, indent: "  ")
+      lines += columns(help.arguments.map { ($0.synopsis, $0.summary) })
     }
     if !help.options.isEmpty {
       lines += ["", "Options:"] + optionRows(help.options)
@@ -152,7 +153,7 @@ enum HelpText {
     if !help.examples.isEmpty {
       lines += ["", "Examples:"]
       for example in help.examples {
-        lines.append("  " + example.name)
+        lines += TextLayout.wrap(example.name, width: width, first: "  ", rest: "      ")
         lines += TextLayout.wrap(example.meaning, width: width, first: "      ")
       }
     }
