@@ -54,6 +54,6 @@ let package = Package(
     .testTarget(name: "LanguageServerProtocolTests", dependencies: ["LanguageServerProtocol", "TestSupport"]),
     .testTarget(name: "TaxProServerTests", dependencies: ["TaxProServer", "LanguageServerProtocol"]),
     .testTarget(name: "LineEditingTests", dependencies: ["LineEditing"]),
-    .testTarget(name: "TaxProREPLTests", dependencies: ["TaxProREPL"]),
+    .testTarget(name: "TaxProREPLTests", dependencies: ["TaxProREPL", "TaxProLibrary"]),
   ]
 )

@@ -121,20 +121,28 @@ final class REPLHarness {
   /// `directory` is shared between harnesses to test what survives a restart. `width` is the terminal's: wide by
   /// default, so that what a test looks for is not wrapped (a temporary file's path is long); tests of layout give
   /// their own.
-  init(_ script: [LineInput], directory: TemporaryDirectory? = nil, color: Bool = false, width: Int = 120) throws {
+  /// `trees` is the library (this small one unless a test brings the standard library); `year` nil is the latest.
+  init(
+    _ script: [LineInput], directory: TemporaryDirectory? = nil, color: Bool = false, width: Int = 120,
+    trees: [SyntaxTree] = REPLHarness.libraryTrees, year: Int? = 2025
+  ) throws {
     self.directory = try directory ?? TemporaryDirectory()
     editor = ScriptedLineEditor(script, colorEnabled: color)
-    session = Session(trees: REPLHarness.libraryTrees, year: 2025, firstInputFileID: 1)
+    session = Session(trees: trees, year: year, firstInputFileID: 100_000)
     let configuration = REPL.Configuration(
       userFiles: UserFiles(directory: self.directory.file("data/taxpro")), color: color, width: { width },
       handlesInterrupts: false, now: { Date(timeIntervalSince1970: 1_767_225_600) })
     repl = REPL(
-      session: session, libraryTrees: REPLHarness.libraryTrees, editor: editor, output: transcript.output,
+      session: session, libraryTrees: trees, editor: editor, output: transcript.output,
       configuration: configuration)
   }
 
-  convenience init(lines: [String], directory: TemporaryDirectory? = nil, color: Bool = false, width: Int = 120) throws {
-    try self.init(lines.map { LineInput.line($0) }, directory: directory, color: color, width: width)
+  convenience init(
+    lines: [String], directory: TemporaryDirectory? = nil, color: Bool = false, width: Int = 120,
+    trees: [SyntaxTree] = REPLHarness.libraryTrees, year: Int? = 2025
+  ) throws {
+    try self.init(
+      lines.map { LineInput.line($0) }, directory: directory, color: color, width: width, trees: trees, year: year)
   }
 
   /// Runs the script to its end (the scripted editor then answers Ctrl-D).

@@ -249,7 +249,8 @@ def test_ask_reasks_after_an_out_of_range_answer(home: Path, tmp_path: Path) -> 
     child.expect(r"refund\(contribution: \$5,000\.00, income: \$60,000\.00, province: ON\) = \$[\d,]+\.\d\d")
     child.expect(r"Explain it\? \[y/N\] ")
     enter(child, "y")
-    child.expect("bracket by bracket")
+    # The explanation summarises: the $5,000 the deduction takes off the top, and the rates it was taxed at.
+    child.expect(r"The \$5,000\.00 between \$55,000\.00 and \$60,000\.00 was taxed at:")
     child.expect(PROMPT)
     enter(child, "ans > $0")
     child.expect(r"\r\ntrue\r\n")
@@ -287,7 +288,8 @@ def test_lessons_and_topics(home: Path) -> None:
     child.expect("1. What it is")
     child.expect("2. What goes in")
     child.expect("3. A worked example")
-    child.expect("bracket by bracket")
+    # The summarised example names the threshold the deduction crosses (the words may wrap at 80 columns).
+    child.expect(r"of it lies above the\s+\$[\d,]+\.\d\d\s+threshold")
     child.expect("4. Tip")
     child.expect(PROMPT)
     enter(child, ":search dividend credit")

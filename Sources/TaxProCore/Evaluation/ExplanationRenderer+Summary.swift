@@ -18,20 +18,24 @@ extension ExplanationRenderer {
   /// `income $85,000.00, province Ontario`: the inputs that say something (a zero amount or a false flag after the
   /// first input is a default left alone).
   func inputsLine(_ arguments: [NamedValue], formula: String) -> String? {
-    var parts: [String] = []
+    let parts = telling(arguments, formula: formula).map { ReadableText.humanise($0.name) + " " + readableValue($0.value) }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+
+  /// The arguments that say something: a zero amount or a false flag after the first is a default left alone, and
+  /// so is an input that copies another (`net_income = income`).
+  func telling(_ arguments: [NamedValue], formula: String) -> [NamedValue] {
     let parameters = program.formula(named: formula)?.parameters ?? []
-    for (index, argument) in arguments.enumerated() {
-      if index > 0, argument.value.decimal?.isZero == true || argument.value == .bool(false) { continue }
-      // An input left at a default that copies another input (`net_income = income`) repeats it.
+    return arguments.enumerated().filter { index, argument in
+      if index > 0, argument.value.decimal?.isZero == true || argument.value == .bool(false) { return false }
       if let parameter = parameters.first(where: { $0.name == argument.name }),
         case .local(_, let source)? = parameter.defaultValue?.kind,
         arguments.first(where: { $0.name == source })?.value == argument.value
       {
-        continue
+        return false
       }
-      parts.append(ReadableText.humanise(argument.name) + " " + readableValue(argument.value))
-    }
-    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+      return true
+    }.map(\.element)
   }
 
   func readableValue(_ value: Value) -> String {
@@ -55,7 +59,7 @@ extension ExplanationRenderer {
         line += ": " + words
       }
     case .formula(let name):
-      line = readable.title(ofFormula: name) + " = " + value
+      line = callPhrase(name, node.call?.arguments ?? [], readable: readable) + " = " + value
     case .expression:
       line = value
     }
@@ -64,11 +68,10 @@ extension ExplanationRenderer {
     for child in node.children { renderNode(child, depth: depth + 1, readable: readable, into: &output) }
   }
 
-  /// "combined income tax on $60,000.00": the formula's title and its first input when that is an amount.
+  /// "combined income tax ($60,000.00, Ontario)": the formula's title and the inputs that say something.
   func callPhrase(_ name: String, _ arguments: [NamedValue], readable: ReadableText) -> String {
-    var phrase = readable.title(ofFormula: name)
-    if let first = arguments.first, case .money = first.value { phrase += " on " + ValueFormatter.format(first.value) }
-    return phrase
+    let values = telling(arguments, formula: name).map { readableValue($0.value) }
+    return readable.title(ofFormula: name) + (values.isEmpty ? "" : " (" + values.joined(separator: ", ") + ")")
   }
 
   /// A `let`'s expression in words, when it says it simply.

@@ -9,11 +9,28 @@ public struct ReadableText {
   public let program: Program
   public let year: Int
   let evaluator: Evaluator
+  /// Titles that several parameters' documentation shares ("Ontario Health Premium, tier 4" names the tier's start,
+  /// rate and cap): a parameter with one of them is named by its identifier instead.
+  let sharedTitles: Set<String>
 
   public init(program: Program, year: Int) {
     self.program = program
     self.year = year
     self.evaluator = Evaluator(program: program, year: year)
+    var seen: [String: String] = [:]
+    var shared: Set<String> = []
+    func consider(_ name: String, _ summary: String) {
+      guard let title = Self.title(fromSummary: summary) else { return }
+      if let other = seen[title], other != name { shared.insert(title) }
+      seen[title] = name
+    }
+    for interface in program.interfaces.values {
+      for member in interface.members { consider(member.name, member.documentation.summary) }
+    }
+    for jurisdiction in program.jurisdictions.values {
+      for (name, definition) in jurisdiction.years[year] ?? [:] { consider(name, definition.documentation.summary) }
+    }
+    sharedTitles = shared
   }
 
   // MARK: Names
@@ -46,7 +63,9 @@ public struct ReadableText {
   /// ("OAS recovery threshold" from "Old Age Security recovery ("clawback") threshold: net world income above …"),
   /// else its identifier in words.
   public func title(ofParameter name: String, in code: String) -> String {
-    if let summary = parameterDocumentation(name, in: code)?.summary, let title = Self.title(fromSummary: summary) {
+    if let summary = parameterDocumentation(name, in: code)?.summary, let title = Self.title(fromSummary: summary),
+      !sharedTitles.contains(title)
+    {
       return title
     }
     return Self.humanise(name)
@@ -189,7 +208,7 @@ public struct ReadableText {
         if !inCode, let close = characters[(index + 1)...].firstIndex(of: "`") {
           let name = String(characters[(index + 1)..<close])
           if program.formula(named: name) != nil, let replacement = replacement(for: name, isCrossReference: true) {
-            result += replacement.text
+            result += Self.atSentenceStart(result) ? Self.capitalised(replacement.text) : replacement.text
             index = close + 1
             continue
           }
@@ -240,9 +259,22 @@ public struct ReadableText {
           continue
         }
       }
-      result += replacement.text
+      result += Self.atSentenceStart(result) ? Self.capitalised(replacement.text) : replacement.text
     }
     return result
+  }
+
+  /// Whether text added after `text` begins a sentence.
+  static func atSentenceStart(_ text: String) -> Bool {
+    var trimmed = Substring(text)
+    while trimmed.last == " " { trimmed.removeLast() }
+    guard let last = trimmed.last else { return true }
+    return last == "." || last == "!" || last == "?"
+  }
+
+  static func capitalised(_ text: String) -> String {
+    guard let first = text.first else { return text }
+    return first.uppercased() + text.dropFirst()
   }
 
   struct Replacement {
@@ -348,7 +380,12 @@ public struct ReadableText {
     case .provinceParameter(_, let name):
       return phrase(forParameter: name, in: "province")
     case .arithmetic(let operation, let left, let right):
-      guard let a = part(left), let b = part(right) else { return nil }
+      guard var a = part(left), var b = part(right) else { return nil }
+      // `(next - now) / $100`: a sum inside a product keeps its parentheses.
+      if operation == .multiply || operation == .divide {
+        if Self.isSum(left) { a = "(" + a + ")" }
+        if Self.isSum(right) { b = "(" + b + ")" }
+      }
       switch operation {
       case .multiply:
         if left.type == .rate { return a + " of " + b }
@@ -365,15 +402,25 @@ public struct ReadableText {
       guard let a = part(arguments[0]), let b = part(arguments[1]) else { return nil }
       if case .literal(let value) = arguments[0].kind, value.decimal?.isZero == true { return b + ", at least " + a }
       return "the greater of " + a + " and " + b
-    case .call(let index, _):
+    case .call(let index, let arguments):
       guard index < program.formulas.count else { return nil }
       let title = title(ofFormula: program.formulas[index].name)
-      let inputs = names(in: expression)
-      return (Self.startsWithDeterminer(title) ? title : "the " + title)
-        + (inputs.isEmpty ? "" : ", from " + Self.list(inputs))
+      var words = Self.startsWithDeterminer(title) ? title : "the " + title
+      // What it is worked out on: the first input, when it says it simply.
+      if let first = arguments.first ?? nil, let on = describe(first, depth: depth + 1, strict: true) {
+        words += " on " + on
+      }
+      return words
     default:
       return strict ? nil : fallback(expression)
     }
+  }
+
+  static func isSum(_ expression: TypedExpression) -> Bool {
+    if case .arithmetic(let operation, _, _) = expression.kind {
+      return operation == .add || operation == .subtract
+    }
+    return false
   }
 
   func fallback(_ expression: TypedExpression) -> String {

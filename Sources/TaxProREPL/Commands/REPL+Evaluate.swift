@@ -40,7 +40,7 @@ extension REPL {
   }
 
   /// How many levels of named values a summarised explanation shows below the outermost formula.
-  static let summaryDepth = 3
+  static let summaryDepth = 2
 
   /// The expression after `full` in `:explain full EXPR`, or nil when the argument does not start with the word.
   static func afterFullKeyword(_ argument: String) -> String? {

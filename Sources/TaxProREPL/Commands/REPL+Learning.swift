@@ -57,16 +57,17 @@ extension REPL {
     case topic([String], TopicTree.Node)
   }
 
-  /// A concept lesson by its name first, then a formula, a topic, a concept lesson by one of its words, and a
+  /// A concept lesson by its name first, then a formula, a concept lesson by one of its words, a topic, and a
   /// glossary term's lesson.
   func findLesson(_ name: String) -> LessonMatch? {
     if let lesson = ConceptLesson.all.first(where: { $0.name.lowercased() == name.lowercased() }) {
       return .concept(lesson)
     }
     if let formula = session.program.formula(named: name) { return .formula(formula) }
+    // A word for a concept ("basic personal amount", "OAS") teaches the idea before listing a topic's formulas.
+    if let lesson = ConceptLesson.named(name) { return .concept(lesson) }
     let tree = TopicTree(program: session.program)
     if let (path, node) = tree.find(name) { return .topic(path, node) }
-    if let lesson = ConceptLesson.named(name) { return .concept(lesson) }
     if let term = Glossary.term(named: name), let lesson = ConceptLesson.named(term.lesson) { return .concept(lesson) }
     return nil
   }
@@ -202,7 +203,8 @@ extension REPL {
       case .success(let (value, steps)):
         return indented(
           explanation(
-            expression, value: value, steps: steps, detail: .summary(depth: 1), showsDocumentation: false, indent: 2),
+            expression, value: value, steps: steps, detail: .summary(depth: 1), showsDocumentation: false, indent: 2,
+            briefNotes: true),
           by: 2)
       }
     case .brackets(let template):

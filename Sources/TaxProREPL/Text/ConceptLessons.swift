@@ -226,7 +226,7 @@ extension ConceptLesson {
       .text("""
         CPP is {federal.cpp_rate_employee} of earnings between {federal.cpp_basic_exemption} and {federal.cpp_ympe}: \
         the first {federal.cpp_basic_exemption} is exempt, and nothing more is due above the ceiling. Together \
-        they take {payroll_deductions(salary)} from {salary}.
+        these payroll deductions take {payroll_deductions(salary)} from {salary}.
         """),
     ],
     tip: """
@@ -255,12 +255,15 @@ extension ConceptLesson {
         header: [],
         rows: [
           ["salary", "{salary}"],
-          ["CPP, CPP2 and EI", "{payroll_deductions(salary)}"],
+          ["payroll deductions", "{payroll_deductions(salary)}"],
           ["income tax", "{salary - payroll_deductions(salary) - take_home_pay(salary)}"],
           ["take-home pay", "{take_home_pay(salary)}"],
           ["share of the salary kept", "{take_home_pay(salary) / salary}"],
         ]),
-      .text("Of a $1,000 raise you would keep {take_home_pay(salary + $1,000) - take_home_pay(salary)}."),
+      .text("""
+        Of a $1,000 raise you would keep {take_home_pay(salary + $1,000) - take_home_pay(salary)}: the rest goes \
+        to income tax at your marginal rate and to payroll deductions.
+        """),
     ],
     tip: """
       Take-home pay rises with every raise: each threshold only raises the tax on the dollars above it. An RRSP \
@@ -290,8 +293,8 @@ extension ConceptLesson {
     example: [
       .explain("rrsp_refund(contribution, income, ON)"),
       .text("""
-        The dollars above a threshold come off at the higher rate, so they save the most; below it, each dollar \
-        saves less. All told the refund is {rrsp_refund(contribution, income, ON) / contribution} of the \
+        The deduction comes off the top of your income: the dollars above a threshold save its higher rate, the \
+        ones below it less. All told the refund is {rrsp_refund(contribution, income, ON) / contribution} of the \
         contribution.
         """),
     ],

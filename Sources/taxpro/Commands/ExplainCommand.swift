@@ -20,7 +20,7 @@ struct ExplainCommand: Command {
     ])
 
   /// How many levels of named values a summary shows below the outermost formula.
-  static let summaryDepth = 3
+  static let summaryDepth = 2
 
   var expression: String
   var inputs: ProgramInputs
