@@ -195,7 +195,8 @@ public struct ReadableText {
 
   /// Documentation prose with its code names made readable: `federal.x`, `ON.x` and `province.x` become their
   /// phrases (a rate its value), bare parameter names of the library's interfaces their titles, formula names their
-  /// titles. Text between backticks is code to type and stays as it is.
+  /// titles; an input's name between backticks (`oas_received`) its words. Other text between backticks is code to
+  /// type and stays as it is.
   public func prose(_ text: String) -> String {
     let characters = Array(flatten(text))
     var result = ""
@@ -209,6 +210,15 @@ public struct ReadableText {
           let name = String(characters[(index + 1)..<close])
           if program.formula(named: name) != nil, let replacement = replacement(for: name, isCrossReference: true) {
             result += Self.atSentenceStart(result) ? Self.capitalised(replacement.text) : replacement.text
+            index = close + 1
+            continue
+          }
+          // `oas_received`, an input's name, reads as words; code with anything else in it stays code.
+          if name.contains("_"), let first = name.first, first.isLetter,
+            name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+          {
+            let words = Self.humanise(name)
+            result += Self.atSentenceStart(result) ? Self.capitalised(words) : words
             index = close + 1
             continue
           }
