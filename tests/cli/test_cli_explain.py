@@ -140,3 +140,57 @@ def test_json_of_a_formula_has_every_kind_of_step(taxpro):
     # (a call written over several lines reads "federal_tax( income, …" once its lines are joined)
     assert top["steps"][0]["expression"].replace("( ", "(").startswith("federal_tax(income, province")
     assert data["value"]["text"] == "$20,609.87"
+
+
+# Layout and limits (issue 13): every line fits the terminal, words are never broken, the notes are by the result.
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+EXPRESSIONS = [
+    "combined_tax($85,000)", "take_home_pay($85,000)", "rrsp_refund($5,000, $60,000)", "tax(ON.income_tax, $85,000)",
+]
+
+
+@pytest.mark.parametrize("color", [False, True], ids=["plain", "colour"])
+@pytest.mark.parametrize("columns", [None, "60"], ids=["80-when-not-a-terminal", "COLUMNS=60"])
+def test_every_line_fits_the_width_and_no_word_is_broken(taxpro, color, columns):
+    width = int(columns or 80)
+    for expression in EXPRESSIONS:
+        for full in ([], ["--full"]):
+            colour = ["--color"] if color else []
+            result = taxpro.run("explain", *colour, *full, expression, env={"COLUMNS": columns} if columns else {})
+            assert result.returncode == 0, result.stderr
+            plain = ANSI.sub("", result.stdout)
+            assert plain != result.stdout if color else plain == result.stdout
+            for line in plain.splitlines():
+                assert len(line) <= width, f"{expression} {full}: {len(line)} columns: {line}"
+            # The same words, in the same order, as on a line too wide to wrap: only spaces were turned into breaks.
+            # (Narrower than a bracket table, its rows become sentences, so only 80 columns is compared.)
+            if columns is None:
+                wide = taxpro.run("explain", *full, expression, env={"COLUMNS": "1000"})
+                assert plain.split() == wide.stdout.split(), expression
+
+
+def test_the_summary_is_short_and_says_where_the_whole_trace_is(taxpro):
+    summary = taxpro.run("explain", "combined_tax($85,000)").stdout
+    full = taxpro.run("explain", "--full", "combined_tax($85,000)").stdout
+    assert summary.rstrip().endswith("The whole trace: taxpro explain --full 'combined_tax($85,000)'")
+    assert summary.splitlines()[0] == full.splitlines()[0]
+    assert "bracket by bracket" in full and "bracket by bracket" not in summary
+    assert 3 * len(summary.splitlines()) < len(full.splitlines())
+
+
+@pytest.mark.parametrize(
+    "expression", ["take_home_pay($85,000)", "dividend_tax($5,000, $60,000)", "oas_recovery_tax($120,000)"]
+)
+def test_a_formulas_notes_are_beside_its_result_in_text_and_json(taxpro, expression):
+    document = json.loads(taxpro.run("explain", "--json", expression).stdout)
+    notes = document["notes"]
+    assert notes and notes == document["documentation"]["notes"]
+    assert list(document)[list(document).index("value") + 1] == "notes"
+    for full in ([], ["--full"]):
+        text = taxpro.run("explain", *full, expression, env={"COLUMNS": "1000"}).stdout
+        after = text.split("\nResult: ", 1)[1].splitlines()[1:]
+        shown = [line.strip() for line in after[: len(notes)]]
+        for line, note in zip(shown, notes):
+            # The note in words (an input's or formula's name between backticks is said in words): its opening.
+            opening = " ".join(note.split("`")[0].split()[:4])
+            assert line.startswith("Note: " + opening), f"{expression}: {line!r} for {note!r}"

@@ -57,7 +57,8 @@ def test_the_transcripts_in_docs_are_current(transcripts: Path) -> None:
     assert generated == stored, "docs/lessons/ lists other lessons than :lesson: run scripts/lessons"
     assert len(generated) > 10
     for name in generated:
-        assert (transcripts / name).read_text() == (DOCS / name).read_text(), f"docs/lessons/{name}: run scripts/lessons"
+        current = (transcripts / name).read_text() == (DOCS / name).read_text()
+        assert current, f"docs/lessons/{name} differs from what the lesson shows: run scripts/lessons"
 
 
 def test_each_lesson_is_one_screen_at_80_columns(transcripts: Path) -> None:
@@ -77,7 +78,11 @@ def test_each_lesson_is_one_screen_at_80_columns(transcripts: Path) -> None:
 # (lesson, a pattern on its screen with one group per figure, the TaxPro expression of each figure)
 FIGURES = [
     ("brackets", r"total\s+\$85,000\.00\s+" + AMOUNT, ["tax(federal.income_tax, $85,000)"]),
-    ("brackets", r"taxed at " + AMOUNT + r": that is your marginal rate", ["marginal_rate(federal.income_tax, $85,000)"]),
+    (
+        "brackets",
+        r"taxed at " + AMOUNT + r": that is your marginal rate",
+        ["marginal_rate(federal.income_tax, $85,000)"],
+    ),
     (
         "marginal",
         r"both, after credits\s+" + AMOUNT + r"\s+" + AMOUNT,
@@ -141,7 +146,8 @@ def test_the_clawback_example_is_above_the_threshold_and_bites(transcripts: Path
 
 def test_the_rrsp_lesson_names_the_threshold_the_deduction_crosses(transcripts: Path) -> None:
     text = " ".join(" ".join(screen((transcripts / "rrsp.md").read_text(), "rrsp")).split())
-    match = re.search(r"of it lies above the (\$[\d,]+\.\d\d) threshold, at " + AMOUNT + r"; (\$[\d,.]+) below it, at " + AMOUNT, text)
+    crossed = r"of it lies above the (\$[\d,]+\.\d\d) threshold, at " + AMOUNT + r"; (\$[\d,.]+) below it, at " + AMOUNT
+    match = re.search(crossed, text)
     assert match, text
     threshold, above, below = match.group(1), match.group(2), match.group(4)
     # It is a threshold of the federal brackets: the rate changes there, to the rates the lesson names.
