@@ -74,4 +74,17 @@ import Testing
     #expect(parsed.references == ["https://a", "https://b"])
     #expect(parsed.notes == ["one continued"])
   }
+
+  /// Hover and completion show what a figure leaves out right after what it is, before the definition and tips.
+  @Test func markdownPutsTheNotesRightAfterTheSummary() {
+    let documentation = Documentation.parse(
+      lines: [
+        "Take-home pay.", "definition: Salary less tax.", "tip: Compare two salaries.", "note: An estimate.",
+        "note: Leaves out other income.",
+      ], span: nil)
+    let parts = documentation.markdown.components(separatedBy: "\n\n")
+    #expect(Array(parts.prefix(4)) == [
+      "Take-home pay.", "**Note.** An estimate.", "**Note.** Leaves out other income.", "**Definition.** Salary less tax.",
+    ])
+  }
 }
