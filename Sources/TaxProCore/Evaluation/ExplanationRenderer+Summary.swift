@@ -68,9 +68,23 @@ extension ExplanationRenderer {
     for child in node.children { renderNode(child, depth: depth + 1, readable: readable, into: &output) }
   }
 
-  /// "combined income tax ($60,000.00, Ontario)": the formula's title and the inputs that say something.
+  /// "combined income tax ($60,000.00, Ontario)": the formula's title and the inputs that say something. A number
+  /// left at its written default (`age = 40`) is not repeated, since a bare "40" says nothing there (a province
+  /// names itself); a text says what it chooses (`line income tax`).
   func callPhrase(_ name: String, _ arguments: [NamedValue], readable: ReadableText) -> String {
-    let values = telling(arguments, formula: name).map { readableValue($0.value) }
+    let parameters = program.formula(named: name)?.parameters ?? []
+    let values = telling(arguments, formula: name).compactMap { argument -> String? in
+      let parameter = parameters.first { $0.name == argument.name }
+      if case .literal(let written)? = parameter?.defaultValue?.kind, written == argument.value,
+        argument.value.decimal != nil
+      {
+        return nil
+      }
+      if case .text(let text) = argument.value {
+        return ReadableText.humanise(argument.name) + " " + ReadableText.humanise(text)
+      }
+      return readableValue(argument.value)
+    }
     return readable.title(ofFormula: name) + (values.isEmpty ? "" : " (" + values.joined(separator: ", ") + ")")
   }
 

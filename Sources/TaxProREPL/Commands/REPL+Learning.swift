@@ -201,11 +201,12 @@ extension REPL {
       case .failure(let list):
         return failed(LessonProblem(message: list.diagnostics.first?.message ?? "\(expression) could not be computed"))
       case .success(let (value, steps)):
+        // A blank line after it, as inside it: the explanation is a block of its own before the lesson goes on.
         return indented(
           explanation(
             expression, value: value, steps: steps, detail: .summary(depth: 1), showsDocumentation: false, indent: 2,
             briefNotes: true),
-          by: 2)
+          by: 2) + [""]
       }
     case .brackets(let template):
       let expression = templates.substitute(template)
