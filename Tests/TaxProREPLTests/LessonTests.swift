@@ -68,6 +68,24 @@ import Testing
     }
   }
 
+  /// A formula's lesson names parameters in words: no `federal.x` or `ON.x` outside code to type (between
+  /// backticks, the example's call, `:explain full` and `Try it:` lines) or a file's name (`see ON.tax`).
+  @Test func formulaLessonsNameParametersInWords() throws {
+    let formulas = try REPLHarness(lines: [], trees: Self.trees, year: nil).session.program.formulas.map(\.name)
+    let repl = try run(formulas.map { ":lesson " + $0 })
+    let code = /(federal|province|[A-Z]{2})\.[a-z][a-z_0-9]*/
+    var prose = repl.text.split(separator: "\n").map(String.init).filter { line in
+      !line.contains(":explain full") && !line.hasPrefix("Try it:") && !line.contains(") = ")
+    }.joined(separator: " ")
+    // Code between backticks, which may run over a line break, is code to type.
+    prose = prose.replacing(/`[^`]*`/, with: "")
+    // Not a file (`ON.tax`, `NOTES.md`) or a family of names (`federal.cpp_*`).
+    let names = prose.matches(of: code).map { String($0.output.0) }.filter {
+      !$0.hasSuffix(".tax") && !$0.hasSuffix(".md") && !$0.hasSuffix("_")
+    }
+    #expect(names.isEmpty, "\(Set(names).sorted())")
+  }
+
   @Test func theRRSPRefundLessonNamesTheThresholdTheDeductionCrosses() throws {
     let repl = try run([":lesson rrsp_refund"])
     // The threshold is the year's second federal bracket, read from the library rather than written here.

@@ -78,7 +78,7 @@ extension REPL {
   func explanation(
     _ text: String, value: Value, steps: [ExplanationStep], colored: Bool = true,
     detail: ExplanationRenderer.Detail = .full, fitted: Bool = true, showsDocumentation: Bool = true,
-    indent: Int = 0, briefNotes: Bool = false
+    indent: Int = 0, briefNotes: Bool = false, summarisesShortTraces: Bool = false
   ) -> String {
     var renderer = ExplanationRenderer(program: session.program, sources: session.sources)
     if colored { renderer.style = style.textStyle }
@@ -87,6 +87,8 @@ extension REPL {
     renderer.detail = detail
     renderer.showsDocumentation = showsDocumentation
     renderer.briefNotes = briefNotes
+    // A lesson teaches in words: even a short trace, whose code a summary would otherwise show whole, is summarised.
+    if summarisesShortTraces { renderer.wholeTraceLimit = 0 }
     if !text.contains("\n") { renderer.fullTraceHint = ":explain full " + text }
     return renderer.render(expression: text, value: value, steps: steps)
   }

@@ -261,7 +261,7 @@ extension REPL {
     let documentation = formula.documentation
     let readable = ReadableText(program: session.program, year: session.year)
     var title = style("Lesson: \(formula.name)", .heading)
-    if !documentation.summary.isEmpty { title += " — " + firstSentence(documentation.summary) }
+    if !documentation.summary.isEmpty { title += " — " + readable.prose(firstSentence(documentation.summary)) }
     var head = TextLayout.wrap(title, width: width)
     if !documentation.topic.isEmpty { head.append(style("Topic: " + documentation.topic.joined(separator: " / "), .note)) }
 
@@ -281,7 +281,7 @@ extension REPL {
         lines += indented(
           explanation(
             text, value: value, steps: steps, detail: .summary(depth: depth), showsDocumentation: false, indent: 2,
-            briefNotes: briefNotes),
+            briefNotes: briefNotes, summarisesShortTraces: true),
           by: 2)
       case .failure(let problem):
         lines.append("  " + style("No example could be worked out: \(problem.message)", .error))
