@@ -86,6 +86,25 @@ import Testing
     #expect(names.isEmpty, "\(Set(names).sorted())")
   }
 
+  /// The chart a lesson offers is a `:plot` line that works when typed.
+  @Test func aLessonsChartCommandDrawsTheChart() throws {
+    let charted = ConceptLesson.all.filter { $0.chart != nil }
+    #expect(!charted.isEmpty)
+    for lesson in charted {
+      let more = try run([":lesson \(lesson.name) more"], width: 200)
+      guard let command = screenLines(more.text).map({ $0.trimmingCharacters(in: .whitespaces) })
+        .first(where: { $0.hasPrefix(":plot ") })
+      else {
+        Issue.record("\(lesson.name): no :plot line in \(more.text)")
+        continue
+      }
+      #expect(command.contains(" over \(lesson.chart?.variable ?? "") from "), "\(command)")
+      let plot = try run([command])
+      #expect(plot.errors.isEmpty, "\(lesson.name): \(command): \(plot.errors)")
+      #expect(screenLines(plot.text).count > 5, "\(lesson.name): \(plot.text)")
+    }
+  }
+
   @Test func theRRSPRefundLessonNamesTheThresholdTheDeductionCrosses() throws {
     let repl = try run([":lesson rrsp_refund"])
     // The threshold is the year's second federal bracket, read from the library rather than written here.

@@ -164,6 +164,9 @@ extension REPL {
   /// The chart of a lesson's example. **The hook for charts:** today the `:plot` line that draws it; a front end
   /// that draws charts inline (`:chart`) can draw `chart` here instead.
   func lessonChart(_ chart: LessonChart, templates: LessonTemplates) -> [String] {
+    // The chart's variable is what the plot varies: the example's value of it must not replace it.
+    var templates = templates
+    templates.given.removeAll { $0.name == chart.variable }
     let command = templates.substitute(chart.plotCommand)
     return [style("A chart of it", .heading)]
       + TextLayout.wrap(chart.caption + ":", width: width, first: "  ") + ["  " + command]
