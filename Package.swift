@@ -20,8 +20,10 @@ let package = Package(
     /// Turns the library's `.tax` files into a Swift source at build time (run by the plugin, and by fuzz/build.sh).
     .executableTarget(name: "LibraryEmbedder"),
     .plugin(name: "EmbedStandardLibrary", capability: .buildTool(), dependencies: ["LibraryEmbedder"]),
+    /// A JSON value, its parser and writer, and Codable over it; knows nothing of TaxPro.
+    .target(name: "JSONValue"),
     /// JSON-RPC 2.0 framing and LSP 3.17 types; knows nothing of TaxPro.
-    .target(name: "LanguageServerProtocol"),
+    .target(name: "LanguageServerProtocol", dependencies: ["JSONValue"]),
     /// The language server: documents, workspace, requests mapped to core queries.
     .target(
       name: "TaxProServer",
@@ -51,6 +53,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "TaxProCoreTests", dependencies: ["TaxProCore", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "TaxProLibraryTests", dependencies: ["TaxProCore", "TaxProLibrary", "TestSupport"]),
+    .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
     .testTarget(name: "LanguageServerProtocolTests", dependencies: ["LanguageServerProtocol", "TestSupport"]),
     .testTarget(name: "TaxProServerTests", dependencies: ["TaxProServer", "LanguageServerProtocol"]),
     .testTarget(name: "LineEditingTests", dependencies: ["LineEditing"]),

@@ -32,8 +32,8 @@ build_module() {
 modules_for() {
   case "$1" in
     core) echo TaxProCore ;;
-    lsp) echo LanguageServerProtocol ;;
-    server) echo TaxProCore LanguageServerProtocol TaxProLibrary TaxProServer ;;
+    lsp) echo JSONValue LanguageServerProtocol ;;
+    server) echo TaxProCore JSONValue LanguageServerProtocol TaxProLibrary TaxProServer ;;
     incremental) echo TaxProCore ;;
     *) echo "build.sh: unknown target '$1' (core, lsp, server, incremental)" >&2; return 2 ;;
   esac

@@ -296,7 +296,7 @@ public final class Connection: @unchecked Sendable {
   }
 
   /// Sends a notification (e.g. `textDocument/publishDiagnostics`). Thread-safe.
-  public func send(notification method: String, params: some JSONEncodable) {
+  public func send(notification method: String, params: some Encodable) {
     send(NotificationMessage(method: method, params: params.toJSON()).toJSON())
   }
 
@@ -309,7 +309,7 @@ public final class Connection: @unchecked Sendable {
   /// the answer arrives. If the input ends first, `onResponse` is never called. Thread-safe.
   @discardableResult
   public func sendRequest(
-    method: String, params: some JSONEncodable,
+    method: String, params: some Encodable,
     onResponse: @escaping @Sendable (Result<JSON, ResponseError>) -> Void
   ) -> RequestID {
     sendRequest(method: method, encodedParams: params.toJSON(), onResponse: onResponse)

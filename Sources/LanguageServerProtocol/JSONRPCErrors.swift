@@ -29,7 +29,7 @@ public struct ErrorCode: OpenEnumeration, CustomStringConvertible {
 
 /// The `error` member of a response. It is also a Swift `Error`, so request handlers can simply `throw` one and
 /// the connection sends it back unchanged.
-public struct ResponseError: Error, Sendable, Equatable, JSONConvertible, CustomStringConvertible {
+public struct ResponseError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
   public var code: ErrorCode
   public var message: String
   public var data: JSON?
@@ -38,21 +38,6 @@ public struct ResponseError: Error, Sendable, Equatable, JSONConvertible, Custom
     self.code = code
     self.message = message
     self.data = data
-  }
-
-  public init(json: JSON) throws(JSONDecodingError) {
-    let fields = try JSONFields(json, "ResponseError")
-    code = try fields.decode("code")
-    message = try fields.decode("message")
-    data = fields["data"]
-  }
-
-  public func toJSON() -> JSON {
-    var object = JSONObject()
-    object.put("code", code)
-    object.put("message", message)
-    object.put("data", ifPresent: data)
-    return .object(object)
   }
 
   public var description: String { "\(message) (\(code))" }

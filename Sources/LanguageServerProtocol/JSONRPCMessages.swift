@@ -1,23 +1,25 @@
 /// The `id` of a request: JSON-RPC allows integers and strings, and a response must echo the same kind back.
-public enum RequestID: Hashable, Sendable, JSONConvertible, CustomStringConvertible {
+public enum RequestID: Hashable, Sendable, Codable, CustomStringConvertible {
   case integer(Int)
   case string(String)
 
-  public init(json: JSON) throws(JSONDecodingError) {
-    switch json {
-    case .integer(let value): self = .integer(value)
-    case .double(let value):
-      guard let integer = Int(exactly: value) else { throw .typeMismatch(expected: "integer or string", found: json) }
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if let text = try? container.decode(String.self) {
+      self = .string(text)
+    } else if let integer = try? container.decode(Int.self) {
       self = .integer(integer)
-    case .string(let value): self = .string(value)
-    default: throw .typeMismatch(expected: "integer or string", found: json)
+    } else {
+      throw DecodingError.typeMismatch(
+        RequestID.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected integer or string"))
     }
   }
 
-  public func toJSON() -> JSON {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
     switch self {
-    case .integer(let value): return .integer(value)
-    case .string(let value): return .string(value)
+    case .integer(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
     }
   }
 
@@ -49,16 +51,13 @@ public struct RequestMessage: Sendable, Equatable {
 
   /// Decodes the params into a protocol type, turning any mismatch into an `InvalidParams` error that names the
   /// offending field; a handler can `try` this and let the connection send the reply.
-  public func decodeParams<T: JSONDecodable>(_ type: T.Type = T.self) throws(ResponseError) -> T {
+  public func decodeParams<T: Decodable>(_ type: T.Type = T.self) throws(ResponseError) -> T {
     try LanguageServerProtocol.decodeParams(params, as: type)
   }
 
   public func toJSON() -> JSON {
-    var object = JSONObject()
-    object.put("jsonrpc", "2.0")
-    object.put("id", id)
-    object.put("method", method)
-    object.put("params", ifPresent: params)
+    var object: JSONObject = ["jsonrpc": "2.0", "id": id.toJSON(), "method": .string(method)]
+    object["params"] = params
     return .object(object)
   }
 }
@@ -74,15 +73,13 @@ public struct NotificationMessage: Sendable, Equatable {
   }
 
   /// As `RequestMessage.decodeParams`; the error has nowhere to go but a log, since notifications get no reply.
-  public func decodeParams<T: JSONDecodable>(_ type: T.Type = T.self) throws(ResponseError) -> T {
+  public func decodeParams<T: Decodable>(_ type: T.Type = T.self) throws(ResponseError) -> T {
     try LanguageServerProtocol.decodeParams(params, as: type)
   }
 
   public func toJSON() -> JSON {
-    var object = JSONObject()
-    object.put("jsonrpc", "2.0")
-    object.put("method", method)
-    object.put("params", ifPresent: params)
+    var object: JSONObject = ["jsonrpc": "2.0", "method": .string(method)]
+    object["params"] = params
     return .object(object)
   }
 }
@@ -103,28 +100,27 @@ public struct ResponseMessage: Sendable, Equatable {
     self.init(id: id, result: .failure(error))
   }
 
-  public init(id: RequestID, result: some JSONEncodable) {
+  public init(id: RequestID, result: some Encodable) {
     self.init(id: id, result: .success(result.toJSON()))
   }
 
   public func toJSON() -> JSON {
-    var object = JSONObject()
-    object.put("jsonrpc", "2.0")
-    object.put("id", orNull: id)
+    var object: JSONObject = ["jsonrpc": "2.0", "id": id?.toJSON() ?? .null]
     switch result {
     case .success(let value):
       // `result` must be present on success even when it is `null` (e.g. the reply to `shutdown`).
-      object.put("result", value)
+      object["result"] = value
     case .failure(let error):
-      object.put("error", error)
+      object["error"] = error.toJSON()
     }
     return .object(object)
   }
 }
 
-private func decodeParams<T: JSONDecodable>(_ params: JSON?, as type: T.Type) throws(ResponseError) -> T {
+/// Absent params read as an empty object, so that a message without fields (`shutdown`, `exit`) decodes from none.
+private func decodeParams<T: Decodable>(_ params: JSON?, as type: T.Type) throws(ResponseError) -> T {
   do throws(JSONDecodingError) {
-    return try T(json: params ?? .null)
+    return try T(json: params ?? .object(JSONObject()))
   } catch {
     throw ResponseError.invalidParams(error.description)
   }

@@ -203,15 +203,12 @@ final class Analyzer: @unchecked Sendable {
       if !target.always, published[target.id] ?? [] == diagnostics { continue }
       published[target.id] = diagnostics
       publishedURIs[target.id] = target.uri
-      connection.send(
-        notification: LSP.Method.publishDiagnostics,
-        params: LSP.PublishDiagnosticsParams(uri: target.uri, version: target.version, diagnostics: diagnostics))
+      connection.send(LSP.PublishDiagnosticsNotification(uri: target.uri, version: target.version, diagnostics: diagnostics))
     }
     for (id, uri) in publishedURIs where !current.contains(id) {
       published[id] = nil
       publishedURIs[id] = nil
-      connection.send(
-        notification: LSP.Method.publishDiagnostics, params: LSP.PublishDiagnosticsParams(uri: uri, diagnostics: []))
+      connection.send(LSP.PublishDiagnosticsNotification(uri: uri, diagnostics: []))
     }
   }
 }

@@ -43,7 +43,7 @@ struct DiagnosticConversion {
       case .information: .information
       }
     return LSP.Diagnostic(
-      range: source.range(of: diagnostic.span), severity: severity, code: .string(diagnostic.code.rawValue), source: "taxpro",
+      range: source.range(of: diagnostic.span), severity: severity, code: diagnostic.code.rawValue, source: "taxpro",
       message: message, relatedInformation: related.isEmpty ? nil : related)
   }
 

@@ -5,9 +5,9 @@ import TaxProCore
 extension LanguageServer {
   /// `textDocument/completion` through the core's engine, the same one the REPL's Tab uses. It reads the current
   /// text (however broken) and the last checked program, so it answers at once while the analyzer re-checks.
-  func completion(_ params: LSP.CompletionParams) throws -> JSON {
-    guard let (_, source) = document(params.textDocument) else { return .null }
-    let offset = source.offset(of: params.position)
+  func completion(_ request: LSP.CompletionRequest) -> LSP.CompletionList? {
+    guard let (_, source) = document(request.textDocument) else { return nil }
+    let offset = source.offset(of: request.position)
     // The engine reads the declaration around the cursor; giving it only that keeps completion quick in a large file.
     let window = LanguageServer.declarationWindow(source.bytes, around: offset)
     let text = String(decoding: source.bytes[window], as: UTF8.self)
@@ -17,28 +17,26 @@ extension LanguageServer {
       let range = list.candidates[index].range
       list.candidates[index].range = (range.lowerBound + window.lowerBound)..<(range.upperBound + window.lowerBound)
     }
-    let markdown = supportsMarkdown("textDocument", "completion", "completionItem", "documentationFormat")
-    let plaintext = clientCapabilities.capability(
-      "textDocument", "completion", "completionItem", "documentationFormat")?.arrayValue?.contains(.string("plaintext")) == true
+    let formats = client.textDocument?.completion?.completionItem?.documentationFormat
+    let markdown = LanguageServer.markdown(in: formats)
+    // A client that names no format gets the specification's other shape: a bare string.
+    let named = markdown || formats?.contains(.plaintext) == true
     let width = String(list.candidates.count).count
-    let items = list.candidates.enumerated().map { position, candidate -> JSON in
+    let items = list.candidates.enumerated().map { position, candidate -> LSP.CompletionItem in
       let range = source.range(of: Span(file: FileID(-1), start: candidate.range.lowerBound, end: candidate.range.upperBound))
       var detail = candidate.detail
       if let value = candidate.value { detail += detail.isEmpty ? "= \(value)" : " = \(value)" }
       let rank = String(position)
-      let item = LSP.CompletionItem(
+      let documentation = candidate.documentation.map { text -> LSP.StringOrMarkupContent in
+        named ? .markupContent(markup(text, markdown)) : .string(markup(text, false).value)
+      }
+      return LSP.CompletionItem(
         label: candidate.label, kind: LanguageServer.completionKind(candidate.kind),
-        detail: detail.isEmpty ? nil : detail,
-        documentation: markdown || plaintext ? candidate.documentation.map { markup($0, markdown) } : nil,
+        detail: detail.isEmpty ? nil : detail, documentation: documentation,
         sortText: String(repeating: "0", count: width - rank.count) + rank, filterText: candidate.filterText,
-        textEdit: .edit(LSP.TextEdit(range: range, newText: candidate.insertText)))
-      // A client that names no format gets the specification's other shape: a bare string.
-      guard !markdown, !plaintext, let documentation = candidate.documentation, case .object(var object) = item.toJSON()
-      else { return item.toJSON() }
-      object["documentation"] = .string(markup(documentation, false).value)
-      return .object(object)
+        textEdit: LSP.TextEdit(range: range, newText: candidate.insertText))
     }
-    return ["isIncomplete": false, "items": .array(items)]
+    return LSP.CompletionList(isIncomplete: false, items: items)
   }
 
   /// The lines of the top-level declaration holding `offset`: from the nearest line above (or at) it that starts a
@@ -71,10 +69,8 @@ extension LanguageServer {
     return start..<min(bytes.count, end)
   }
 
-  /// Whether the client lists Markdown among the formats at this capability path; without it, plain text.
-  func supportsMarkdown(_ path: String...) -> Bool {
-    clientCapabilities.capabilities.value(at: path)?.arrayValue?.contains(.string("markdown")) == true
-  }
+  /// Whether the client lists Markdown among the formats it shows; without it, plain text.
+  static func markdown(in formats: [LSP.MarkupKind]?) -> Bool { formats?.contains(.markdown) == true }
 
   /// Markdown, or the same text without code fences for a client that shows plain text.
   func markup(_ markdown: String, _ supported: Bool) -> LSP.MarkupContent {

@@ -3,26 +3,19 @@ import TaxProCore
 
 extension LanguageServer {
   /// Asks a pulling client to pull again after something outside its open documents changed.
-  func refreshPulledDiagnostics(_ connection: Connection) {
-    guard usesPullDiagnostics,
-      clientCapabilities.capability("workspace", "diagnostics", "refreshSupport")?.boolValue == true
-    else { return }
-    connection.sendRequest(method: "workspace/diagnostic/refresh") { _ in }
+  func refreshPulledDiagnostics() {
+    guard usesPullDiagnostics, client.workspace?.diagnostics?.refreshSupport == true else { return }
+    connection?.send(LSP.DiagnosticsRefreshRequest())
   }
 
   /// `textDocument/diagnostic`: the full report, or "unchanged" when the client already has this analysis's.
-  func pullDiagnostics(_ params: LSP.DocumentDiagnosticParams) throws -> JSON {
+  func pullDiagnostics(_ request: LSP.DocumentDiagnosticsRequest) -> LSP.DocumentDiagnosticReport {
     let analysis = analysis()
     let resultId = "\(analysis.generation)-\(analysis.year.map(String.init) ?? "latest")"
-    guard let id = workspace.id(for: params.textDocument.uri) else {
-      return LSP.RelatedDocumentDiagnosticReport(.full(resultId: nil, items: [])).toJSON()
-    }
-    if params.previousResultId == resultId {
-      return LSP.RelatedDocumentDiagnosticReport(.unchanged(resultId: resultId)).toJSON()
-    }
+    guard let id = workspace.id(for: request.textDocument.uri) else { return .full(resultId: nil, items: []) }
+    if request.previousResultId == resultId { return .unchanged(resultId: resultId) }
     var conversion = DiagnosticConversion(program: analysis.program, uris: workspace.uris)
-    let items = conversion.diagnostics(for: id, in: analysis)
-    return LSP.RelatedDocumentDiagnosticReport(.full(resultId: resultId, items: items)).toJSON()
+    return .full(resultId: resultId, items: conversion.diagnostics(for: id, in: analysis))
   }
 
   /// The line table of the text a span of the program refers to (the current text: spans are only converted

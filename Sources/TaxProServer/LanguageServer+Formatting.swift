@@ -4,12 +4,12 @@ import TaxProCore
 extension LanguageServer {
   /// `textDocument/formatting`: the canonical layout of the core's formatter, as one edit covering only the part
   /// that changed (so the cursor and folds outside it stay put). A file with syntax errors is left alone.
-  func formatting(_ params: LSP.DocumentFormattingParams) throws -> JSON {
-    guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
-    if tree.diagnostics.hasErrors { return JSON.array([]) }
+  func formatting(_ request: LSP.DocumentFormattingRequest) -> [LSP.TextEdit]? {
+    guard let id = workspace.id(for: request.textDocument.uri), let tree = workspace.tree(id) else { return nil }
+    if tree.diagnostics.hasErrors { return [] }
     let formatted = Formatter.format(tree)
-    guard let edit = LanguageServer.minimalEdit(from: LineMap(tree.source), to: formatted) else { return JSON.array([]) }
-    return [edit].toJSON()
+    guard let edit = LanguageServer.minimalEdit(from: LineMap(tree.source), to: formatted) else { return [] }
+    return [edit]
   }
 
   /// One edit that turns `source` into `target`: the common prefix and suffix are kept, cut at scalar boundaries.

@@ -15,72 +15,69 @@ extension LanguageServer {
     return result.compactMap { $0 }
   }
 
-  func hover(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
+  func hover(_ request: LSP.HoverRequest) -> LSP.Hover? {
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument),
+    guard let (id, source) = document(request.textDocument),
       let info = Hover.info(
-        at: source.offset(of: params.position), in: id, program: analysis.program, index: analysis.index, year: year)
-    else { return .null }
-    let contents = markup(Markdown.hover(info), supportsMarkdown("textDocument", "hover", "contentFormat"))
-    return LSP.Hover(contents: contents, range: source.range(of: info.span)).toJSON()
+        at: source.offset(of: request.position), in: id, program: analysis.program, index: analysis.index, year: year)
+    else { return nil }
+    let contents = markup(Markdown.hover(info), LanguageServer.markdown(in: client.textDocument?.hover?.contentFormat))
+    return LSP.Hover(contents: contents, range: source.range(of: info.span))
   }
 
-  func definition(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
+  func definition(_ request: LSP.DefinitionRequest) -> [LSP.Location]? {
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument) else { return .null }
+    guard let (id, source) = document(request.textDocument) else { return nil }
     let spans = Definition.locations(
-      at: source.offset(of: params.position), in: id, program: analysis.program, index: analysis.index, year: year)
+      at: source.offset(of: request.position), in: id, program: analysis.program, index: analysis.index, year: year)
     let locations = self.locations(spans)
-    if locations.isEmpty { return .null }
-    return locations.toJSON()
+    return locations.isEmpty ? nil : locations
   }
 
-  func references(_ params: LSP.ReferenceParams) throws -> JSON {
+  func references(_ request: LSP.ReferencesRequest) -> [LSP.Location]? {
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument) else { return .null }
+    guard let (id, source) = document(request.textDocument) else { return nil }
     let found = References.find(
-      at: source.offset(of: params.position), in: id, index: analysis.index,
-      includeDeclaration: params.context.includeDeclaration)
-    return locations(found.map(\.span)).toJSON()
+      at: source.offset(of: request.position), in: id, index: analysis.index,
+      includeDeclaration: request.context.includeDeclaration)
+    return locations(found.map(\.span))
   }
 
-  func highlights(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
+  func highlights(_ request: LSP.DocumentHighlightRequest) -> [LSP.DocumentHighlight]? {
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument) else { return .null }
-    let found = References.highlights(at: source.offset(of: params.position), in: id, index: analysis.index)
+    guard let (id, source) = document(request.textDocument) else { return nil }
+    let found = References.highlights(at: source.offset(of: request.position), in: id, index: analysis.index)
     let ranges = source.ranges(of: found.map(\.span))
     return zip(found, ranges).map { highlight, range in
       LSP.DocumentHighlight(range: range, kind: highlight.isDefinition ? .write : .read)
-    }.toJSON()
+    }
   }
 
-  func prepareRename(_ params: LSP.TextDocumentPositionParams) throws -> JSON {
+  func prepareRename(_ request: LSP.PrepareRenameRequest) throws -> LSP.PrepareRenameResult? {
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument) else { return .null }
+    guard let (id, source) = document(request.textDocument) else { return nil }
     switch Rename.prepare(
-      at: source.offset(of: params.position), in: id, program: analysis.program, index: analysis.index,
+      at: source.offset(of: request.position), in: id, program: analysis.program, index: analysis.index,
       isEditable: workspace.isEditable)
     {
     case .success(let occurrence):
-      return LSP.PrepareRenameResult.rangeWithPlaceholder(
-        range: source.range(of: occurrence.span), placeholder: source.text(of: occurrence.span)
-      ).toJSON()
+      return LSP.PrepareRenameResult(range: source.range(of: occurrence.span), placeholder: source.text(of: occurrence.span))
     case .failure(let refusal):
       throw ResponseError(code: .requestFailed, message: refusal.message)
     }
   }
 
-  func rename(_ params: LSP.RenameParams) throws -> JSON {
+  func rename(_ request: LSP.RenameRequest) throws -> LSP.WorkspaceEdit? {
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument) else { return .null }
+    guard let (id, source) = document(request.textDocument) else { return nil }
     let result = Rename.edits(
-      at: source.offset(of: params.position), in: id, newName: params.newName, program: analysis.program,
+      at: source.offset(of: request.position), in: id, newName: request.newName, program: analysis.program,
       index: analysis.index, isEditable: workspace.isEditable)
     switch result {
     case .failure(let refusal):
       throw ResponseError(code: .requestFailed, message: refusal.message)
     case .success(let replacements):
-      return workspaceEdit(replacements, program: analysis.program).toJSON()
+      return workspaceEdit(replacements, program: analysis.program)
     }
   }
 
@@ -95,15 +92,12 @@ extension LanguageServer {
       let ranges = source.ranges(of: list.map(\.span))
       byFile[file] = zip(list, ranges).map { LSP.TextEdit(range: $1, newText: $0.text) }
     }
-    let versioned =
-      clientCapabilities.capability("workspace", "workspaceEdit", "documentChanges")?.boolValue == true
-    if versioned {
-      let changes = byFile.keys.sorted().compactMap { id -> LSP.DocumentChange? in
+    if client.workspace?.workspaceEdit?.documentChanges == true {
+      let changes = byFile.keys.sorted().compactMap { id -> LSP.TextDocumentEdit? in
         guard let uri = workspace.uri(of: id), let edits = byFile[id] else { return nil }
         let version = workspace.sources[id]?.isOpen == true ? workspace.sources[id]?.version : nil
-        return .edit(
-          LSP.TextDocumentEdit(
-            textDocument: LSP.OptionalVersionedTextDocumentIdentifier(uri: uri, version: version), edits: edits))
+        return LSP.TextDocumentEdit(
+          textDocument: LSP.OptionalVersionedTextDocumentIdentifier(uri: uri, version: version), edits: edits)
       }
       return LSP.WorkspaceEdit(documentChanges: changes)
     }
@@ -141,22 +135,22 @@ extension LanguageServer {
       range: range, selectionRange: selection, children: children.isEmpty ? nil : children)
   }
 
-  func documentSymbols(_ params: LSP.TextDocumentParams) throws -> JSON {
-    guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
+  func documentSymbols(_ request: LSP.DocumentSymbolRequest) -> [LSP.DocumentSymbol]? {
+    guard let id = workspace.id(for: request.textDocument.uri), let tree = workspace.tree(id) else { return nil }
     let source = LineMap(tree.source)
-    return Symbols.outline(tree).map { documentSymbol($0, source: source) }.toJSON()
+    return Symbols.outline(tree).map { documentSymbol($0, source: source) }
   }
 
-  func workspaceSymbols(_ params: LSP.WorkspaceSymbolParams) throws -> JSON {
+  func workspaceSymbols(_ request: LSP.WorkspaceSymbolsRequest) -> [LSP.WorkspaceSymbol]? {
     let all = workspace.programTrees()
     let trees = all.filter { !workspace.isLibrary($0.source.id) } + all.filter { workspace.isLibrary($0.source.id) }
-    let matches = Symbols.search(params.query, in: trees)
+    let matches = Symbols.search(request.query, in: trees)
     return matches.compactMap { match -> LSP.WorkspaceSymbol? in
       let span = match.symbol.selectionSpan
       guard let uri = workspace.uri(of: span.file), let source = lineMap(span.file) else { return nil }
       return LSP.WorkspaceSymbol(
         name: match.symbol.name.isEmpty ? "(unnamed)" : match.symbol.name, kind: symbolKind(match.symbol.kind),
-        containerName: match.container, location: .location(LSP.Location(uri: uri, range: source.range(of: span))))
-    }.toJSON()
+        containerName: match.container, location: LSP.Location(uri: uri, range: source.range(of: span)))
+    }
   }
 }

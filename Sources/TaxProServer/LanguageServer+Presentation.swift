@@ -31,9 +31,9 @@ extension LanguageServer {
       }
     })
 
-  func semanticTokens(_ params: LSP.TextDocumentParams) throws -> JSON {
+  func semanticTokens(_ request: LSP.DocumentSemanticTokensRequest) -> LSP.SemanticTokens? {
     let analysis = analysis()
-    guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
+    guard let id = workspace.id(for: request.textDocument.uri), let tree = workspace.tree(id) else { return nil }
     let source = LineMap(tree.source)
     let libraryFiles = Set((0..<workspace.libraryCount).map(FileID.init))
     let tokens = SemanticTokens.tokens(
@@ -49,11 +49,11 @@ extension LanguageServer {
         line: start.line, character: start.character, length: end.character - start.character,
         type: token.kind.rawValue, modifiers: token.modifiers)
     }
-    return builder.build().toJSON()
+    return builder.build()
   }
 
-  func foldingRanges(_ params: LSP.TextDocumentParams) throws -> JSON {
-    guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
+  func foldingRanges(_ request: LSP.FoldingRangeRequest) -> [LSP.FoldingRange]? {
+    guard let id = workspace.id(for: request.textDocument.uri), let tree = workspace.tree(id) else { return nil }
     // The core counts lines by "\n" only; the protocol also by "\r": map through offsets.
     let source = LineMap(tree.source)
     let core = tree.source
@@ -63,59 +63,59 @@ extension LanguageServer {
       let end = source.line(of: core.lineStarts[region.endLine])
       guard end > start else { return nil }
       return LSP.FoldingRange(startLine: start, endLine: end, kind: region.kind == .comment ? .comment : .region)
-    }.toJSON()
+    }
   }
 
-  func selectionRanges(_ params: LSP.SelectionRangeParams) throws -> JSON {
-    guard let id = workspace.id(for: params.textDocument.uri), let tree = workspace.tree(id) else { return .null }
+  func selectionRanges(_ request: LSP.SelectionRangeRequest) -> [LSP.SelectionRange]? {
+    guard let id = workspace.id(for: request.textDocument.uri), let tree = workspace.tree(id) else { return nil }
     let source = LineMap(tree.source)
-    return params.positions.map { position -> LSP.SelectionRange in
+    return request.positions.map { position -> LSP.SelectionRange in
       let offset = source.offset(of: position)
       let ranges = SelectionRanges.ranges(at: offset, in: tree).map { source.range(of: $0) }
       // One answer per position, always: at worst the cursor itself.
       return LSP.SelectionRange(nested: ranges) ?? LSP.SelectionRange(range: LSP.Range(at: source.position(of: offset)))
-    }.toJSON()
+    }
   }
 
-  func inlayHints(_ params: LSP.InlayHintParams, context: RequestContext) throws -> JSON {
-    guard configuration.inlayHints else { return JSON.array([]) }
+  func inlayHints(_ request: LSP.InlayHintRequest, context: RequestContext) throws -> [LSP.InlayHint]? {
+    guard configuration.inlayHints else { return [] }
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument) else { return .null }
-    let range = source.byteRange(of: params.range)
+    guard let (id, source) = document(request.textDocument) else { return nil }
+    let range = source.byteRange(of: request.range)
     let hints = InlayHints.hints(file: id, program: analysis.program, year: year, range: range)
     try context.checkCancellation()
     var cursor = source.cursor()
     return hints.map { hint in
       LSP.InlayHint(
-        position: cursor.position(of: hint.offset), label: .string(hint.label), kind: .type,
+        position: cursor.position(of: hint.offset), label: hint.label, kind: .type,
         tooltip: hint.tooltip.map(LSP.MarkupContent.plaintext), paddingLeft: true)
-    }.toJSON()
+    }
   }
 
-  func codeLenses(_ params: LSP.TextDocumentParams) throws -> JSON {
+  func codeLenses(_ request: LSP.CodeLensRequest) -> [LSP.CodeLens]? {
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument) else { return .null }
+    guard let (id, source) = document(request.textDocument) else { return nil }
     return CodeLenses.lenses(file: id, program: analysis.program).map { lens in
       let command: LSP.Command
       switch lens.action {
       case .runTest(let name):
         command = LSP.Command(
           title: "▶ " + lens.title, command: "taxpro.runTest",
-          arguments: [.string(params.textDocument.uri.stringValue), .string(name)])
+          arguments: [.string(request.textDocument.uri.stringValue), .string(name)])
       case .explain(let expression):
         command = LSP.Command(title: lens.title, command: "taxpro.explain", arguments: [.string(expression)])
       }
       return LSP.CodeLens(range: source.range(of: lens.span), command: command)
-    }.toJSON()
+    }
   }
 
-  func codeActions(_ params: LSP.CodeActionParams) throws -> JSON {
-    if let only = params.context.only, !only.contains(where: { LSP.CodeActionKind.quickFix.isSubkind(of: $0) }) {
-      return JSON.array([])
+  func codeActions(_ request: LSP.CodeActionRequest) -> [LSP.CodeAction]? {
+    if let only = request.context.only, !only.contains(where: { LSP.CodeActionKind.quickFix.isSubkind(of: $0) }) {
+      return []
     }
     let analysis = analysis()
-    guard let (id, source) = document(params.textDocument) else { return .null }
-    let range = source.byteRange(of: params.range)
+    guard let (id, source) = document(request.textDocument) else { return nil }
+    let range = source.byteRange(of: request.range)
     let fixes = CodeActions.fixes(for: analysis.diagnostics[id] ?? [], in: id, range: range)
     var conversion = DiagnosticConversion(program: analysis.program, uris: workspace.uris)
     return fixes.map { fix in
@@ -124,19 +124,20 @@ extension LanguageServer {
         diagnostics: conversion.convert(fix.diagnostic).map { [$0] },
         isPreferred: fix.isPreferred ? true : nil,
         edit: workspaceEdit(fix.replacements, program: analysis.program))
-    }.toJSON()
+    }
   }
 
-  func signatureHelp(_ params: LSP.SignatureHelpParams) throws -> JSON {
-    guard let (_, source) = document(params.textDocument) else { return .null }
-    let offset = source.offset(of: params.position)
+  func signatureHelp(_ request: LSP.SignatureHelpRequest) -> LSP.SignatureHelp? {
+    guard let (_, source) = document(request.textDocument) else { return nil }
+    let offset = source.offset(of: request.position)
     guard let info = SignatureHelp.info(text: source.text, offset: offset, program: recentAnalysis().program) else {
-      return .null
+      return nil
     }
-    let markdown = supportsMarkdown("textDocument", "signatureHelp", "signatureInformation", "documentationFormat")
+    let markdown = LanguageServer.markdown(
+      in: client.textDocument?.signatureHelp?.signatureInformation?.documentationFormat)
     let parameters = info.parameters.map { slot in
       LSP.ParameterInformation(
-        label: .offsets(
+        label: LSP.ParameterLabel(
           start: LineMap.utf16Offset(info.label, byteOffset: slot.labelRange.lowerBound),
           end: LineMap.utf16Offset(info.label, byteOffset: slot.labelRange.upperBound)),
         documentation: slot.documentation.map { markup($0, markdown) })
@@ -144,9 +145,7 @@ extension LanguageServer {
     let signature = LSP.SignatureInformation(
       label: info.label, documentation: info.documentation.map { markup($0, markdown) }, parameters: parameters,
       activeParameter: info.activeParameter)
-    return LSP.SignatureHelp(
-      signatures: [signature], activeSignature: 0, activeParameter: info.activeParameter
-    ).toJSON()
+    return LSP.SignatureHelp(signatures: [signature], activeSignature: 0, activeParameter: info.activeParameter)
   }
 
   // MARK: Commands
@@ -154,9 +153,10 @@ extension LanguageServer {
   /// `taxpro.runTest [uri, name]` and `taxpro.explain [expression]`: the result is the text `taxpro test` or
   /// `taxpro explain` would print; a one-line summary is also shown to the user, since clients running a lens's
   /// command throw the result away.
-  func executeCommand(_ params: LSP.ExecuteCommandParams, connection: Connection) throws -> JSON {
-    let arguments = params.arguments ?? []
-    switch params.command {
+  func executeCommand(_ request: LSP.ExecuteCommandRequest, context: RequestContext) throws -> JSON {
+    let connection = context.connection
+    let arguments = request.arguments ?? []
+    switch request.command {
     case "taxpro.runTest":
       guard arguments.count == 2, let uri = arguments[0].stringValue, let name = arguments[1].stringValue else {
         throw ResponseError.invalidParams("taxpro.runTest takes [document URI, test name]")
@@ -168,10 +168,8 @@ extension LanguageServer {
         throw ResponseError(code: .requestFailed, message: "there is no test \"\(name)\" in \(uri)")
       }
       let summary = "test \"\(name)\" " + (report.passed ? "passed" : "failed")
-      connection.send(
-        notification: LSP.Method.showMessage,
-        params: LSP.MessageParams(type: report.passed ? .info : .error, message: summary))
-      connection.send(notification: LSP.Method.logMessage, params: LSP.MessageParams(type: .log, message: report.text))
+      connection.send(LSP.ShowMessageNotification(type: report.passed ? .info : .error, message: summary))
+      connection.send(LSP.LogMessageNotification(type: .log, message: report.text))
       return .string(report.text)
     case "taxpro.explain":
       guard let expression = arguments.first?.stringValue else {
@@ -181,8 +179,8 @@ extension LanguageServer {
       switch CodeLenses.explain(expression, program: analysis.program, year: year) {
       case .success(let text):
         let firstLine = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
-        connection.send(notification: LSP.Method.showMessage, params: LSP.MessageParams(type: .info, message: firstLine))
-        connection.send(notification: LSP.Method.logMessage, params: LSP.MessageParams(type: .log, message: text))
+        connection.send(LSP.ShowMessageNotification(type: .info, message: firstLine))
+        connection.send(LSP.LogMessageNotification(type: .log, message: text))
         return .string(text)
       case .failure(let list):
         var sources = analysis.program.sources
@@ -191,7 +189,7 @@ extension LanguageServer {
         throw ResponseError(code: .requestFailed, message: text)
       }
     default:
-      throw ResponseError.invalidParams("unknown command '\(params.command)'; the commands are \(LanguageServer.commands.joined(separator: ", "))")
+      throw ResponseError.invalidParams("unknown command '\(request.command)'; the commands are \(LanguageServer.commands.joined(separator: ", "))")
     }
   }
 }

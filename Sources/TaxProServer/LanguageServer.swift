@@ -25,13 +25,15 @@ public final class LanguageServer: MessageHandler {
   /// The connection, known from the first message on; the analyzer publishes through it.
   var connection: Connection?
   var analyzerStorage: Analyzer?
-  var clientCapabilities = LSP.InitializeParams()
+  /// What the client said it can do, decoded once at `initialize`.
+  var client = LSP.ClientCapabilities()
   /// The client pulls diagnostics (`textDocument/diagnostic`), so the server does not push them as well.
-  var usesPullDiagnostics = false
+  var usesPullDiagnostics: Bool { client.textDocument?.diagnostic != nil }
   var lineMaps: [FileID: (generation: Int, map: LineMap)] = [:]
   let log: @Sendable (String) -> Void
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
   let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
+  let messages = LanguageServer.messageTable()
 
   /// Why the standard library could not be loaded, shown to the user once the client is ready
   /// (`window/showMessage`), so that the false "unknown name" errors that follow are explained.
@@ -73,9 +75,58 @@ public final class LanguageServer: MessageHandler {
 
   // MARK: Dispatch
 
-  /// Requests are refused before `initialize` and after `shutdown` by `ServerLifecycle`, then dispatched by method.
+  /// Every message the server handles, with its handler: the one list that decodes and dispatches them. A method
+  /// not here is `MethodNotFound` (a request) or ignored (a notification).
+  static func messageTable() -> MessageTable<LanguageServer> {
+    var table = MessageTable<LanguageServer>()
+    table.on(LSP.InitializeRequest.self, LanguageServer.initialize)
+    table.on(LSP.ShutdownRequest.self, LanguageServer.shutdown)
+    table.on(LSP.CompletionRequest.self, LanguageServer.completion)
+    table.on(LSP.HoverRequest.self, LanguageServer.hover)
+    table.on(LSP.SignatureHelpRequest.self, LanguageServer.signatureHelp)
+    table.on(LSP.DefinitionRequest.self, LanguageServer.definition)
+    table.on(LSP.ReferencesRequest.self, LanguageServer.references)
+    table.on(LSP.DocumentHighlightRequest.self, LanguageServer.highlights)
+    table.on(LSP.PrepareRenameRequest.self, LanguageServer.prepareRename)
+    table.on(LSP.RenameRequest.self, LanguageServer.rename)
+    table.on(LSP.DocumentSymbolRequest.self, LanguageServer.documentSymbols)
+    table.on(LSP.WorkspaceSymbolsRequest.self, LanguageServer.workspaceSymbols)
+    table.on(LSP.DocumentSemanticTokensRequest.self, LanguageServer.semanticTokens)
+    table.on(LSP.FoldingRangeRequest.self, LanguageServer.foldingRanges)
+    table.on(LSP.SelectionRangeRequest.self, LanguageServer.selectionRanges)
+    table.on(LSP.InlayHintRequest.self, LanguageServer.inlayHints)
+    table.on(LSP.CodeLensRequest.self, LanguageServer.codeLenses)
+    table.on(LSP.CodeActionRequest.self, LanguageServer.codeActions)
+    table.on(LSP.DocumentFormattingRequest.self, LanguageServer.formatting)
+    table.on(LSP.DocumentDiagnosticsRequest.self, LanguageServer.pullDiagnostics)
+    table.on(LSP.ExecuteCommandRequest.self, LanguageServer.executeCommand)
+    table.on(LSP.InitializedNotification.self, LanguageServer.initialized)
+    table.on(LSP.ExitNotification.self, LanguageServer.exit)
+    table.on(LSP.DidOpenTextDocumentNotification.self, LanguageServer.didOpen)
+    table.on(LSP.DidChangeTextDocumentNotification.self, LanguageServer.didChange)
+    table.on(LSP.DidCloseTextDocumentNotification.self, LanguageServer.didClose)
+    table.on(LSP.DidSaveTextDocumentNotification.self, LanguageServer.didSave)
+    table.on(LSP.DidChangeWatchedFilesNotification.self, LanguageServer.didChangeWatchedFiles)
+    table.on(LSP.DidChangeConfigurationNotification.self, LanguageServer.didChangeConfiguration)
+    return table
+  }
+
+  /// Requests are refused before `initialize` and after `shutdown` by `ServerLifecycle`, then dispatched by the table.
   public func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
-    try timed("request \(request.method)") { try dispatch(request: request, context: context) }
+    try timed("request \(request.method)") {
+      if connection == nil { connection = context.connection }
+      if let refusal = lifecycle.admit(request: request.method) { throw refusal }
+      return try messages.handle(request, by: self, context: context)
+    }
+  }
+
+  /// Document changes are applied at once; the re-check they cause runs on the analyzer thread.
+  public func handle(notification: NotificationMessage, connection: Connection) throws {
+    try timed("notification \(notification.method)") {
+      if self.connection == nil { self.connection = connection }
+      guard lifecycle.admit(notification: notification.method) else { return }
+      try messages.handle(notification, by: self, connection: connection)
+    }
   }
 
   /// Runs `body`; with `TAXPRO_LSP_TIMING=1`, logs how long it took.
@@ -87,108 +138,25 @@ public final class LanguageServer: MessageHandler {
     return try body()
   }
 
-  func dispatch(request: RequestMessage, context: RequestContext) throws -> JSON {
-    if connection == nil { connection = context.connection }
-    if let refusal = lifecycle.admit(request: request.method) { throw refusal }
-    let method = request.method
-    switch method {
-    case LSP.Method.initialize: return try initialize(request.decodeParams())
-    case LSP.Method.shutdown: return .null
-    case LSP.Method.completion: return try completion(request.decodeParams())
-    case LSP.Method.hover: return try hover(request.decodeParams())
-    case LSP.Method.definition: return try definition(request.decodeParams())
-    case LSP.Method.references: return try references(request.decodeParams())
-    case LSP.Method.documentHighlight: return try highlights(request.decodeParams())
-    case LSP.Method.prepareRename: return try prepareRename(request.decodeParams())
-    case LSP.Method.rename: return try rename(request.decodeParams())
-    case LSP.Method.documentSymbol: return try documentSymbols(request.decodeParams())
-    case LSP.Method.workspaceSymbol: return try workspaceSymbols(request.decodeParams())
-    case LSP.Method.semanticTokensFull: return try semanticTokens(request.decodeParams())
-    case LSP.Method.foldingRange: return try foldingRanges(request.decodeParams())
-    case LSP.Method.selectionRange: return try selectionRanges(request.decodeParams())
-    case LSP.Method.inlayHint: return try inlayHints(request.decodeParams(), context: context)
-    case LSP.Method.codeLens: return try codeLenses(request.decodeParams())
-    case LSP.Method.codeAction: return try codeActions(request.decodeParams())
-    case LSP.Method.signatureHelp: return try signatureHelp(request.decodeParams())
-    case LSP.Method.formatting: return try formatting(request.decodeParams())
-    case LSP.Method.documentDiagnostic: return try pullDiagnostics(request.decodeParams())
-    case LSP.Method.executeCommand: return try executeCommand(request.decodeParams(), connection: context.connection)
-    default:
-      throw ResponseError.methodNotFound(method)
-    }
-  }
-
-  /// Document changes are applied at once; the re-check they cause runs on the analyzer thread.
-  public func handle(notification: NotificationMessage, connection: Connection) throws {
-    try timed("notification \(notification.method)") {
-      try dispatch(notification: notification, connection: connection)
-    }
-  }
-
-  func dispatch(notification: NotificationMessage, connection: Connection) throws {
-    if self.connection == nil { self.connection = connection }
-    guard lifecycle.admit(notification: notification.method) else { return }
-    switch notification.method {
-    case LSP.Method.exit:
-      connection.stop()
-    case LSP.Method.initialized:
-      registerFileWatcher(connection)
-      if let libraryProblem {
-        connection.send(notification: LSP.Method.showMessage, params: LSP.MessageParams(type: .error, message: libraryProblem))
-      }
-    case LSP.Method.didOpen:
-      let params: LSP.DidOpenTextDocumentParams = try notification.decodeParams()
-      workspace.open(params.textDocument)
-      scheduleCheck()
-    case LSP.Method.didChange:
-      let params: LSP.DidChangeTextDocumentParams = try notification.decodeParams()
-      switch workspace.change(params) {
-      case .applied: break
-      case .unknownDocument:
-        log("didChange for a document that is not open: \(params.textDocument.uri)")
-        return
-      case .staleVersion(let current):
-        log("ignored didChange to version \(params.textDocument.version) of \(params.textDocument.uri), which is at \(current)")
-        return
-      }
-      // A burst of typing: check once, after the last change of the burst.
-      let uri = params.textDocument.uri.stringValue
-      let moreComing = connection.hasQueuedNotification { queued in
-        queued.method == LSP.Method.didChange && queued.params?["textDocument"]?["uri"]?.stringValue == uri
-      }
-      if !moreComing { scheduleCheck() }
-    case LSP.Method.didClose:
-      let params: LSP.DidCloseTextDocumentParams = try notification.decodeParams()
-      workspace.close(params.textDocument.uri)
-      scheduleCheck()
-    case LSP.Method.didSave:
-      break
-    case LSP.Method.didChangeWatchedFiles:
-      let params: LSP.DidChangeWatchedFilesParams = try notification.decodeParams()
-      workspace.applyWatchedChanges(params.changes)
-      scheduleCheck()
-      refreshPulledDiagnostics(connection)
-    case LSP.Method.didChangeConfiguration:
-      let params: LSP.DidChangeConfigurationParams = try notification.decodeParams()
-      let settings = params.settings["taxpro"] ?? params.settings
-      let before = configuration
-      apply(settings: settings, connection: connection)
-      if configuration != before { configurationChanged(connection) }
-    default:
-      break
-    }
-  }
-
   // MARK: Lifecycle
 
-  func initialize(_ params: LSP.InitializeParams) throws -> JSON {
-    clientCapabilities = params
-    if let options = params.initializationOptions { apply(settings: options, connection: nil) }
-    usesPullDiagnostics = params.capability("textDocument", "diagnostic") != nil
-    workspace.setRoots(params.workspaceRoots)
+  func initialize(_ request: LSP.InitializeRequest) -> LSP.InitializeResult {
+    client = request.capabilities ?? LSP.ClientCapabilities()
+    if let options = request.initializationOptions { apply(settings: options) }
+    workspace.setRoots(request.workspaceRoots)
     return LSP.InitializeResult(
-      capabilities: capabilities(), serverInfo: LSP.ProgramInfo(name: "taxpro", version: TaxPro.version)
-    ).toJSON()
+      capabilities: capabilities(), serverInfo: LSP.ServerInfo(name: "taxpro", version: TaxPro.version))
+  }
+
+  func shutdown(_ request: LSP.ShutdownRequest) -> VoidResponse { VoidResponse() }
+
+  func initialized(_ notification: LSP.InitializedNotification) {
+    registerFileWatcher()
+    if let libraryProblem { connection?.send(LSP.ShowMessageNotification(type: .error, message: libraryProblem)) }
+  }
+
+  func exit(_ notification: LSP.ExitNotification) {
+    connection?.stop()
   }
 
   func capabilities() -> LSP.ServerCapabilities {
@@ -205,14 +173,14 @@ public final class LanguageServer: MessageHandler {
     capabilities.documentSymbolProvider = true
     capabilities.workspaceSymbolProvider = true
     capabilities.codeActionProvider = LSP.CodeActionOptions(codeActionKinds: [.quickFix])
-    capabilities.codeLensProvider = LSP.CodeLensOptions(resolveProvider: false)
+    capabilities.codeLensProvider = LSP.ResolveOptions(resolveProvider: false)
     capabilities.renameProvider = LSP.RenameOptions(prepareProvider: true)
     capabilities.documentFormattingProvider = true
     capabilities.foldingRangeProvider = true
     capabilities.selectionRangeProvider = true
     capabilities.executeCommandProvider = LSP.ExecuteCommandOptions(commands: LanguageServer.commands)
-    capabilities.semanticTokensProvider = LSP.SemanticTokensOptions(legend: LanguageServer.legend, range: nil, full: true)
-    capabilities.inlayHintProvider = LSP.InlayHintOptions(resolveProvider: false)
+    capabilities.semanticTokensProvider = LSP.SemanticTokensOptions(legend: LanguageServer.legend, full: true)
+    capabilities.inlayHintProvider = LSP.ResolveOptions(resolveProvider: false)
     if usesPullDiagnostics {
       capabilities.diagnosticProvider = LSP.DiagnosticOptions(
         identifier: "taxpro", interFileDependencies: true, workspaceDiagnostics: false)
@@ -220,8 +188,17 @@ public final class LanguageServer: MessageHandler {
     return capabilities
   }
 
+  // MARK: Settings
+
+  func didChangeConfiguration(_ notification: LSP.DidChangeConfigurationNotification) {
+    let settings = notification.settings ?? .null
+    let before = configuration
+    apply(settings: settings["taxpro"] ?? settings)
+    if configuration != before { configurationChanged() }
+  }
+
   /// Reads `{"year": 2025 | null, "inlayHints": true | false}`; absent keys keep their value.
-  func apply(settings: JSON, connection: Connection?) {
+  func apply(settings: JSON) {
     guard case .object(let object) = settings else { return }
     if let year = object["year"] {
       if year.isNull {
@@ -229,11 +206,10 @@ public final class LanguageServer: MessageHandler {
       } else if let value = year.intValue {
         configuration.year = value
         let known = workspace.libraryYears
-        if !known.isEmpty, !known.contains(value), let connection = connection ?? self.connection {
+        if !known.isEmpty, !known.contains(value) {
           let years = known.sorted().map(String.init).joined(separator: ", ")
-          connection.send(
-            notification: LSP.Method.showMessage,
-            params: LSP.MessageParams(
+          connection?.send(
+            LSP.ShowMessageNotification(
               type: .warning, message: "TaxPro: the standard library has no figures for \(value) (it has \(years))"))
         }
       } else {
@@ -249,33 +225,64 @@ public final class LanguageServer: MessageHandler {
     }
   }
 
-  func configurationChanged(_ connection: Connection) {
+  func configurationChanged() {
     scheduleCheck()
-    refreshPulledDiagnostics(connection)
-    if clientCapabilities.capability("workspace", "inlayHint", "refreshSupport")?.boolValue == true {
-      connection.sendRequest(method: "workspace/inlayHint/refresh") { _ in }
-    }
-    if clientCapabilities.capability("workspace", "codeLens", "refreshSupport")?.boolValue == true {
-      connection.sendRequest(method: "workspace/codeLens/refresh") { _ in }
-    }
+    refreshPulledDiagnostics()
+    if client.workspace?.inlayHint?.refreshSupport == true { connection?.send(LSP.InlayHintRefreshRequest()) }
+    if client.workspace?.codeLens?.refreshSupport == true { connection?.send(LSP.CodeLensRefreshRequest()) }
   }
 
   /// Asks the client to tell the server about `.tax` files changed outside the editor, when it can register that
   /// dynamically.
-  func registerFileWatcher(_ connection: Connection) {
-    guard clientCapabilities.capability("workspace", "didChangeWatchedFiles", "dynamicRegistration")?.boolValue == true
-    else { return }
-    let registration: JSON = [
-      "registrations": [
-        [
-          "id": "taxpro-watched-files", "method": .string(LSP.Method.didChangeWatchedFiles),
-          "registerOptions": ["watchers": [["globPattern": "**/*.tax"]]],
-        ]
-      ]
-    ]
-    connection.sendRequest(method: "client/registerCapability", params: registration) { [log] result in
+  func registerFileWatcher() {
+    guard client.workspace?.didChangeWatchedFiles?.dynamicRegistration == true else { return }
+    let registration = LSP.Registration(
+      id: "taxpro-watched-files", method: LSP.DidChangeWatchedFilesNotification.method,
+      registerOptions: LSP.DidChangeWatchedFilesRegistrationOptions(watchers: [LSP.FileSystemWatcher(globPattern: "**/*.tax")]))
+    connection?.send(LSP.RegisterCapabilityRequest(registrations: [registration])) { [log] result in
       if case .failure(let error) = result { log("the client refused to watch .tax files: \(error)") }
     }
+  }
+
+  // MARK: Documents
+
+  func didOpen(_ notification: LSP.DidOpenTextDocumentNotification) {
+    workspace.open(notification.textDocument)
+    scheduleCheck()
+  }
+
+  func didChange(_ notification: LSP.DidChangeTextDocumentNotification) {
+    let document = notification.textDocument
+    switch workspace.change(notification) {
+    case .applied: break
+    case .unknownDocument:
+      log("didChange for a document that is not open: \(document.uri)")
+      return
+    case .staleVersion(let current):
+      log("ignored didChange to version \(document.version) of \(document.uri), which is at \(current)")
+      return
+    }
+    // A burst of typing: check once, after the last change of the burst. (A peek at the queue's raw params: decoding
+    // every queued change to compare one URI would cost more than the check it saves.)
+    let uri = document.uri.stringValue
+    let moreComing = connection?.hasQueuedNotification { queued in
+      queued.method == LSP.DidChangeTextDocumentNotification.method
+        && queued.params?["textDocument"]?["uri"]?.stringValue == uri
+    }
+    if moreComing != true { scheduleCheck() }
+  }
+
+  func didClose(_ notification: LSP.DidCloseTextDocumentNotification) {
+    workspace.close(notification.textDocument.uri)
+    scheduleCheck()
+  }
+
+  func didSave(_ notification: LSP.DidSaveTextDocumentNotification) {}
+
+  func didChangeWatchedFiles(_ notification: LSP.DidChangeWatchedFilesNotification) {
+    workspace.applyWatchedChanges(notification.changes)
+    scheduleCheck()
+    refreshPulledDiagnostics()
   }
 
   // MARK: Analysis

@@ -215,7 +215,7 @@ final class Workspace {
   }
 
   /// Applies a `didChange`'s edits in order, each to the result of the one before.
-  func change(_ params: LSP.DidChangeTextDocumentParams) -> ChangeOutcome {
+  func change(_ params: LSP.DidChangeTextDocumentNotification) -> ChangeOutcome {
     guard let id = id(for: params.textDocument.uri), var source = sources[id], source.isOpen else {
       return .unknownDocument
     }

@@ -100,7 +100,7 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
     let handler = ScriptedHandler(onRequest: { request, _ in
       switch request.method {
       case "textDocument/hover":
-        let params = try request.decodeParams(LSP.TextDocumentPositionParams.self)
+        let params = try request.decodeParams(LSP.HoverRequest.self)
         return LSP.Hover(contents: .markdown("line \(params.position.line)")).toJSON()
       case "fails":
         struct Boom: Error {}
@@ -199,11 +199,11 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
       + MessageWriter.frame(bytes(#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope"}}"#))
       + MessageWriter.frame(bytes(#"{"jsonrpc":"2.0","id":77,"result":null}"#))
     let result = try run(clientReplies, handler: handler) { connection in
-      let params = LSP.ConfigurationParams(items: [LSP.ConfigurationItem(section: "taxpro")])
-      connection.sendRequest(method: LSP.Method.configuration, params: params) { reply in
+      let params: JSON = ["items": [["section": "taxpro"]]]
+      connection.sendRequest(method: "workspace/configuration", params: params) { reply in
         received.modify { $0.append(reply) }
       }
-      connection.sendRequest(method: LSP.Method.semanticTokensRefresh) { reply in received.modify { $0.append(reply) } }
+      connection.sendRequest(method: "workspace/semanticTokens/refresh") { reply in received.modify { $0.append(reply) } }
     }
     #expect(
       result.output.first
@@ -264,7 +264,7 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
       input += MessageWriter.frame(JSON.object(object).serialized())
     }
     let handler = ScriptedHandler(onRequest: { request, _ in
-      _ = try request.decodeParams(LSP.TextDocumentPositionParams.self)
+      _ = try request.decodeParams(LSP.HoverRequest.self)
       return .null
     })
     let result = try run(input, handler: handler)

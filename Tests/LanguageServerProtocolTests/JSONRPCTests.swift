@@ -121,12 +121,12 @@ import Testing
       id: 1, method: "textDocument/hover",
       params: ["textDocument": ["uri": "file:///a.tax"], "position": ["line": "3", "character": 1]])
     #expect(throws: ResponseError.invalidParams("position.line: expected integer, found string")) {
-      try request.decodeParams(LSP.TextDocumentPositionParams.self)
+      try request.decodeParams(LSP.HoverRequest.self)
     }
     let missing = RequestMessage(id: 1, method: "textDocument/hover")
-    #expect(throws: ResponseError.self) { try missing.decodeParams(LSP.TextDocumentPositionParams.self) }
+    #expect(throws: ResponseError.self) { try missing.decodeParams(LSP.HoverRequest.self) }
     do {
-      _ = try missing.decodeParams(LSP.TextDocumentPositionParams.self)
+      _ = try missing.decodeParams(LSP.HoverRequest.self)
     } catch {
       #expect(error.code == .invalidParams)
     }

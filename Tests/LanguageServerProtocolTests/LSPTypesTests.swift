@@ -4,7 +4,7 @@ import Testing
 
 /// Checks that `value` encodes to exactly the JSON written out by hand (keys in any order, no extra keys), and
 /// that decoding that JSON gives the value back.
-func expectEncoding<T: JSONConvertible & Equatable>(
+func expectEncoding<T: Codable & Equatable>(
   _ value: T, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let expectedJSON = try JSON.parse(expected)
@@ -29,13 +29,6 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
       #"{"uri":"file:///home/me/tax/ontario.tax","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":5}}}"#
     )
     try expectEncoding(
-      LSP.LocationLink(targetUri: uri, targetRange: range(1, 0, 4, 1), targetSelectionRange: range(1, 8, 1, 12)),
-      """
-      {"targetUri":"file:///home/me/tax/ontario.tax",
-       "targetRange":{"start":{"line":1,"character":0},"end":{"line":4,"character":1}},
-       "targetSelectionRange":{"start":{"line":1,"character":8},"end":{"line":1,"character":12}}}
-      """)
-    try expectEncoding(
       LSP.OptionalVersionedTextDocumentIdentifier(uri: uri, version: nil),
       #"{"uri":"file:///home/me/tax/ontario.tax","version":null}"#)
     try expectEncoding(
@@ -45,14 +38,12 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
 
   @Test func diagnosticWithEverything() throws {
     let diagnostic = LSP.Diagnostic(
-      range: range(2, 4, 2, 14), severity: .error, code: "E0102",
-      codeDescription: LSP.CodeDescription(href: "https://taxpro.example/E0102"), source: "taxpro",
-      message: "unknown name `income_tx`", tags: [.unnecessary],
+      range: range(2, 4, 2, 14), severity: .error, code: "E0102", source: "taxpro",
+      message: "unknown name `income_tx`",
       relatedInformation: [
         LSP.DiagnosticRelatedInformation(
           location: LSP.Location(uri: uri, range: range(0, 0, 0, 10)), message: "did you mean `income_tax`?")
-      ],
-      data: ["fix": "income_tax"])
+      ])
     try expectEncoding(
       diagnostic,
       """
@@ -60,16 +51,13 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
         "range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 14}},
         "severity": 1,
         "code": "E0102",
-        "codeDescription": {"href": "https://taxpro.example/E0102"},
         "source": "taxpro",
         "message": "unknown name `income_tx`",
-        "tags": [1],
         "relatedInformation": [{
           "location": {"uri": "file:///home/me/tax/ontario.tax",
                        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 10}}},
           "message": "did you mean `income_tax`?"
-        }],
-        "data": {"fix": "income_tax"}
+        }]
       }
       """)
   }
@@ -85,56 +73,38 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
 
   @Test func publishDiagnostics() throws {
     try expectEncoding(
-      LSP.PublishDiagnosticsParams(uri: uri, version: 3, diagnostics: []),
+      LSP.PublishDiagnosticsNotification(uri: uri, version: 3, diagnostics: []),
       #"{"uri":"file:///home/me/tax/ontario.tax","version":3,"diagnostics":[]}"#)
   }
 
   @Test func completionItemAndList() throws {
     let item = LSP.CompletionItem(
-      label: "basic_personal_amount", labelDetails: LSP.CompletionItemLabelDetails(description: "Money"),
-      kind: .constant, detail: "Money", documentation: .markdown("The **basic personal amount**."),
-      sortText: "0001", insertTextFormat: .snippet,
-      textEdit: .edit(LSP.TextEdit(range: range(5, 3, 5, 6), newText: "basic_personal_amount")),
-      data: 17)
+      label: "basic_personal_amount", kind: .constant, detail: "Money",
+      documentation: .markupContent(.markdown("The **basic personal amount**.")), sortText: "0001",
+      textEdit: LSP.TextEdit(range: range(5, 3, 5, 6), newText: "basic_personal_amount"))
     try expectEncoding(
       LSP.CompletionList(isIncomplete: false, items: [item]),
       """
       {"isIncomplete": false, "items": [{
         "label": "basic_personal_amount",
-        "labelDetails": {"description": "Money"},
         "kind": 21,
         "detail": "Money",
         "documentation": {"kind": "markdown", "value": "The **basic personal amount**."},
         "sortText": "0001",
-        "insertTextFormat": 2,
         "textEdit": {"range": {"start": {"line": 5, "character": 3}, "end": {"line": 5, "character": 6}},
-                     "newText": "basic_personal_amount"},
-        "data": 17
+                     "newText": "basic_personal_amount"}
       }]}
       """)
-    let insertReplace = LSP.CompletionItem(
-      label: "ON",
-      textEdit: .insertReplace(LSP.InsertReplaceEdit(newText: "ON", insert: range(1, 0, 1, 1), replace: range(1, 0, 1, 2))))
+  }
+
+  @Test func documentationIsAStringOrMarkup() throws {
+    try expectEncoding(LSP.CompletionItem(label: "a", documentation: .string("plain")), #"{"label":"a","documentation":"plain"}"#)
     try expectEncoding(
-      insertReplace,
-      """
-      {"label": "ON", "textEdit": {"newText": "ON",
-        "insert": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 1}},
-        "replace": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 2}}}}
-      """)
+      LSP.CompletionItem(label: "a", documentation: .markupContent(.plaintext("plain"))),
+      #"{"label":"a","documentation":{"kind":"plaintext","value":"plain"}}"#)
   }
 
-  @Test func stringDocumentationDecodesAsPlainText() throws {
-    let item = try LSP.CompletionItem(json: JSON.parse(#"{"label":"a","documentation":"plain"}"#))
-    #expect(item.documentation == .plaintext("plain"))
-  }
-
-  @Test func hoverDecodesLegacyMarkedStrings() throws {
-    #expect(try LSP.Hover(json: JSON.parse(#"{"contents":"**b**"}"#)).contents == .markdown("**b**"))
-    #expect(
-      try LSP.Hover(json: JSON.parse(#"{"contents":{"language":"taxpro","value":"x: Money"}}"#)).contents
-        == .markdown("```taxpro\nx: Money\n```"))
-    #expect(try LSP.Hover(json: JSON.parse(#"{"contents":["a",{"language":"t","value":"v"}]}"#)).contents.value == "a\n\n```t\nv\n```")
+  @Test func hover() throws {
     try expectEncoding(
       LSP.Hover(contents: .markdown("`Money`"), range: range(0, 1, 0, 2)),
       #"{"contents":{"kind":"markdown","value":"`Money`"},"range":{"start":{"line":0,"character":1},"end":{"line":0,"character":2}}}"#
@@ -148,8 +118,8 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
           label: "clamp(value: Money, low: Money, high: Money) -> Money",
           documentation: .markdown("Limits a value."),
           parameters: [
-            LSP.ParameterInformation(label: .offsets(start: 6, end: 18)),
-            LSP.ParameterInformation(label: .string("low: Money"), documentation: .plaintext("lower bound")),
+            LSP.ParameterInformation(label: LSP.ParameterLabel(start: 6, end: 18)),
+            LSP.ParameterInformation(label: LSP.ParameterLabel(start: 20, end: 30), documentation: .plaintext("lower bound")),
           ])
       ], activeSignature: 0, activeParameter: 1)
     try expectEncoding(
@@ -159,7 +129,7 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
         "label": "clamp(value: Money, low: Money, high: Money) -> Money",
         "documentation": {"kind": "markdown", "value": "Limits a value."},
         "parameters": [{"label": [6, 18]},
-                       {"label": "low: Money", "documentation": {"kind": "plaintext", "value": "lower bound"}}]
+                       {"label": [20, 30], "documentation": {"kind": "plaintext", "value": "lower bound"}}]
       }], "activeSignature": 0, "activeParameter": 1}
       """)
   }
@@ -179,15 +149,12 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
                      "selectionRange": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 6}}}]}
       """)
     try expectEncoding(
-      LSP.SymbolInformation(name: "rate", kind: .constant, location: LSP.Location(uri: uri, range: range(1, 0, 1, 4)), containerName: "ON"),
+      LSP.WorkspaceSymbol(name: "rate", kind: .constant, containerName: "ON", location: LSP.Location(uri: uri, range: range(1, 0, 1, 4))),
       """
       {"name": "rate", "kind": 14, "containerName": "ON",
        "location": {"uri": "file:///home/me/tax/ontario.tax",
                     "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 4}}}}
       """)
-    try expectEncoding(
-      LSP.WorkspaceSymbol(name: "rate", kind: .constant, location: .document(uri)),
-      #"{"name":"rate","kind":14,"location":{"uri":"file:///home/me/tax/ontario.tax"}}"#)
   }
 
   @Test func highlightsFoldingAndSelection() throws {
@@ -195,8 +162,8 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
       LSP.DocumentHighlight(range: range(0, 0, 0, 3), kind: .write),
       #"{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":3}},"kind":3}"#)
     try expectEncoding(
-      LSP.FoldingRange(startLine: 2, endLine: 9, kind: .comment, collapsedText: "…"),
-      #"{"startLine":2,"endLine":9,"kind":"comment","collapsedText":"…"}"#)
+      LSP.FoldingRange(startLine: 2, endLine: 9, kind: .comment),
+      #"{"startLine":2,"endLine":9,"kind":"comment"}"#)
     let selection = LSP.SelectionRange(nested: [range(0, 4, 0, 6), range(0, 0, 0, 10)])
     try expectEncoding(
       try #require(selection),
@@ -212,9 +179,9 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
     builder.add(line: 5, character: 2, length: 7, type: 2)
     builder.add(line: 2, character: 5, length: 3, type: 0, modifiers: 3)
     builder.add(line: 2, character: 10, length: 4, type: 1)
-    let tokens = builder.build(resultId: "1")
+    let tokens = builder.build()
     #expect(tokens.data == [2, 5, 3, 0, 3, 0, 5, 4, 1, 0, 3, 2, 7, 2, 0])
-    try expectEncoding(tokens, #"{"resultId":"1","data":[2,5,3,0,3,0,5,4,1,0,3,2,7,2,0]}"#)
+    try expectEncoding(tokens, #"{"data":[2,5,3,0,3,0,5,4,1,0,3,2,7,2,0]}"#)
     try expectEncoding(
       LSP.SemanticTokensLegend(tokenTypes: ["function", "variable"], tokenModifiers: ["declaration"]),
       #"{"tokenTypes":["function","variable"],"tokenModifiers":["declaration"]}"#)
@@ -228,15 +195,6 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
       """
       {"position": {"line": 4, "character": 30}, "label": "= $1,234.56", "kind": 1,
        "tooltip": {"kind": "markdown", "value": "evaluated for 2024"}, "paddingLeft": true}
-      """)
-    try expectEncoding(
-      LSP.InlayHint(
-        position: LSP.Position(line: 0, character: 0),
-        label: .parts([LSP.InlayHintLabelPart(value: "Money", location: LSP.Location(uri: uri, range: range(0, 0, 0, 1)))])),
-      """
-      {"position": {"line": 0, "character": 0},
-       "label": [{"value": "Money", "location": {"uri": "file:///home/me/tax/ontario.tax",
-                  "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}}}]}
       """)
   }
 
@@ -256,11 +214,11 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
        "command": {"title": "▶ Run test", "command": "taxpro.runTest", "arguments": ["t1"]}}
       """)
     let documentChanges = LSP.WorkspaceEdit(documentChanges: [
-      .edit(LSP.TextDocumentEdit(
+      LSP.TextDocumentEdit(
         textDocument: LSP.OptionalVersionedTextDocumentIdentifier(uri: uri, version: 4),
-        edits: [LSP.TextEdit(range: range(0, 0, 0, 0), newText: "# header\n")])),
-      .rename(oldUri: uri, newUri: "file:///home/me/tax/on.tax", options: LSP.FileOperationOptions(overwrite: false)),
-      .delete(uri: "file:///tmp/x.tax", options: LSP.DeleteFileOptions(ignoreIfNotExists: true)),
+        edits: [LSP.TextEdit(range: range(0, 0, 0, 0), newText: "# header\n")]),
+      LSP.TextDocumentEdit(
+        textDocument: LSP.OptionalVersionedTextDocumentIdentifier(uri: "file:///tmp/x.tax", version: nil), edits: []),
     ])
     try expectEncoding(
       documentChanges,
@@ -268,40 +226,37 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
       {"documentChanges": [
         {"textDocument": {"uri": "file:///home/me/tax/ontario.tax", "version": 4},
          "edits": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "newText": "# header\\n"}]},
-        {"kind": "rename", "oldUri": "file:///home/me/tax/ontario.tax", "newUri": "file:///home/me/tax/on.tax",
-         "options": {"overwrite": false}},
-        {"kind": "delete", "uri": "file:///tmp/x.tax", "options": {"ignoreIfNotExists": true}}
+        {"textDocument": {"uri": "file:///tmp/x.tax", "version": null}, "edits": []}
       ]}
       """)
-    #expect(LSP.CodeActionKind(rawValue: "refactor.extract").isSubkind(of: .refactor))
-    #expect(!LSP.CodeActionKind(rawValue: "refactoring").isSubkind(of: .refactor))
+    let refactor = LSP.CodeActionKind(rawValue: "refactor")
+    #expect(LSP.CodeActionKind(rawValue: "refactor.extract").isSubkind(of: refactor))
+    #expect(!LSP.CodeActionKind(rawValue: "refactoring").isSubkind(of: refactor))
   }
 
   @Test func prepareRenameResults() throws {
-    try expectEncoding(LSP.PrepareRenameResult.range(range(1, 2, 1, 5)), #"{"start":{"line":1,"character":2},"end":{"line":1,"character":5}}"#)
     try expectEncoding(
-      LSP.PrepareRenameResult.rangeWithPlaceholder(range: range(1, 2, 1, 5), placeholder: "tax"),
+      LSP.PrepareRenameResult(range: range(1, 2, 1, 5), placeholder: "tax"),
       #"{"range":{"start":{"line":1,"character":2},"end":{"line":1,"character":5}},"placeholder":"tax"}"#)
-    try expectEncoding(LSP.PrepareRenameResult.defaultBehavior, #"{"defaultBehavior":true}"#)
   }
 
   @Test func pullDiagnosticReports() throws {
     try expectEncoding(
-      LSP.RelatedDocumentDiagnosticReport(
-        .full(resultId: "7", items: [LSP.Diagnostic(range: range(0, 0, 0, 1), severity: .warning, message: "w")]),
+      LSP.DocumentDiagnosticReport(
+        kind: .full, resultId: "7", items: [LSP.Diagnostic(range: range(0, 0, 0, 1), severity: .warning, message: "w")],
         relatedDocuments: ["file:///lib.tax": .unchanged(resultId: "3")]),
       """
       {"kind": "full", "resultId": "7",
        "items": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "severity": 2, "message": "w"}],
        "relatedDocuments": {"file:///lib.tax": {"kind": "unchanged", "resultId": "3"}}}
       """)
-    try expectEncoding(LSP.RelatedDocumentDiagnosticReport(.unchanged(resultId: "9")), #"{"kind":"unchanged","resultId":"9"}"#)
+    try expectEncoding(LSP.DocumentDiagnosticReport.unchanged(resultId: "9"), #"{"kind":"unchanged","resultId":"9"}"#)
   }
 
   @Test func serverCapabilitiesBuilder() throws {
     var capabilities = LSP.ServerCapabilities()
     capabilities.positionEncoding = .utf16
-    capabilities.textDocumentSync = LSP.TextDocumentSyncOptions(openClose: true, change: .incremental, save: LSP.SaveOptions(includeText: false))
+    capabilities.textDocumentSync = LSP.TextDocumentSyncOptions(openClose: true, change: .incremental)
     capabilities.completionProvider = LSP.CompletionOptions(triggerCharacters: ["."], resolveProvider: false)
     capabilities.hoverProvider = true
     capabilities.signatureHelpProvider = LSP.SignatureHelpOptions(triggerCharacters: ["(", ","])
@@ -311,24 +266,22 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
     capabilities.documentSymbolProvider = true
     capabilities.workspaceSymbolProvider = true
     capabilities.codeActionProvider = LSP.CodeActionOptions(codeActionKinds: [.quickFix])
-    capabilities.codeLensProvider = LSP.CodeLensOptions(resolveProvider: false)
+    capabilities.codeLensProvider = LSP.ResolveOptions(resolveProvider: false)
     capabilities.documentFormattingProvider = true
     capabilities.renameProvider = LSP.RenameOptions(prepareProvider: true)
     capabilities.foldingRangeProvider = true
     capabilities.executeCommandProvider = LSP.ExecuteCommandOptions(commands: ["taxpro.runTest"])
     capabilities.semanticTokensProvider = LSP.SemanticTokensOptions(
-      legend: LSP.SemanticTokensLegend(tokenTypes: ["function"], tokenModifiers: []), range: false, full: true)
-    capabilities.inlayHintProvider = LSP.InlayHintOptions()
+      legend: LSP.SemanticTokensLegend(tokenTypes: ["function"], tokenModifiers: []), full: true)
+    capabilities.inlayHintProvider = LSP.ResolveOptions()
     capabilities.diagnosticProvider = LSP.DiagnosticOptions(interFileDependencies: true, workspaceDiagnostics: false)
-    capabilities.workspace = LSP.WorkspaceServerCapabilities(workspaceFoldersSupported: true, workspaceFoldersChangeNotifications: true)
-    capabilities.additional["documentLinkProvider"] = ["resolveProvider": false]
-    let result = LSP.InitializeResult(capabilities: capabilities, serverInfo: LSP.ProgramInfo(name: "taxpro", version: "0.1"))
+    let result = LSP.InitializeResult(capabilities: capabilities, serverInfo: LSP.ServerInfo(name: "taxpro", version: "0.1"))
     try expectEncoding(
       result,
       """
       {"capabilities": {
         "positionEncoding": "utf-16",
-        "textDocumentSync": {"openClose": true, "change": 2, "save": {"includeText": false}},
+        "textDocumentSync": {"openClose": true, "change": 2},
         "completionProvider": {"triggerCharacters": ["."], "resolveProvider": false},
         "hoverProvider": true,
         "signatureHelpProvider": {"triggerCharacters": ["(", ","]},
@@ -342,106 +295,112 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
         "renameProvider": {"prepareProvider": true},
         "foldingRangeProvider": true,
         "executeCommandProvider": {"commands": ["taxpro.runTest"]},
-        "semanticTokensProvider": {"legend": {"tokenTypes": ["function"], "tokenModifiers": []}, "range": false, "full": true},
+        "semanticTokensProvider": {"legend": {"tokenTypes": ["function"], "tokenModifiers": []}, "full": true},
         "inlayHintProvider": {},
         "diagnosticProvider": {"interFileDependencies": true, "workspaceDiagnostics": false},
-        "workspaceSymbolProvider": true,
-        "workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
-        "documentLinkProvider": {"resolveProvider": false}
+        "workspaceSymbolProvider": true
       }, "serverInfo": {"name": "taxpro", "version": "0.1"}}
       """)
   }
 
-  @Test func serverCapabilitiesAcceptBothProviderShapes() throws {
-    let capabilities = try LSP.ServerCapabilities(
-      json: JSON.parse(
-        """
-        {"textDocumentSync": 1, "hoverProvider": {"workDoneProgress": true}, "renameProvider": true,
-         "codeActionProvider": false, "semanticTokensProvider": {"legend": {"tokenTypes": [], "tokenModifiers": []},
-         "full": {"delta": true}}}
-        """))
-    #expect(capabilities.textDocumentSync == LSP.TextDocumentSyncOptions(openClose: true, change: .full))
-    #expect(capabilities.hoverProvider == true)
-    #expect(capabilities.renameProvider == LSP.RenameOptions())
-    #expect(capabilities.codeActionProvider == nil)
-    #expect(capabilities.semanticTokensProvider?.fullDelta == true)
-  }
-
-  @Test func formattingOptionsKeepUnknownProperties() throws {
+  @Test func formattingRequestsNeedTheirOptions() throws {
     try expectEncoding(
-      LSP.DocumentFormattingParams(
-        textDocument: LSP.TextDocumentIdentifier(uri: uri),
-        options: LSP.FormattingOptions(tabSize: 2, insertSpaces: true, trimTrailingWhitespace: true, additionalProperties: ["x-style": "compact"])),
+      LSP.DocumentFormattingRequest(
+        textDocument: LSP.TextDocumentIdentifier(uri: uri), options: LSP.FormattingOptions(tabSize: 2, insertSpaces: true)),
       """
-      {"textDocument": {"uri": "file:///home/me/tax/ontario.tax"},
-       "options": {"tabSize": 2, "insertSpaces": true, "trimTrailingWhitespace": true, "x-style": "compact"}}
+      {"textDocument": {"uri": "file:///home/me/tax/ontario.tax"}, "options": {"tabSize": 2, "insertSpaces": true}}
       """)
+    #expect(throws: JSONDecodingError("missing required field", path: [.key("options")])) {
+      try LSP.DocumentFormattingRequest(json: ["textDocument": ["uri": "file:///a.tax"]])
+    }
   }
 }
 
 @Suite struct LSPDecodingTests {
-  @Test func initializeParamsFromATypicalClient() throws {
-    let params = try LSP.InitializeParams(
+  @Test func initializeFromATypicalClient() throws {
+    let request = try LSP.InitializeRequest(
       json: JSON.parse(
         """
         {"processId": 4242, "clientInfo": {"name": "Visual Studio Code", "version": "1.95.0"}, "locale": "en-ca",
          "rootPath": "/home/me/tax", "rootUri": "file:///home/me/tax",
          "capabilities": {"general": {"positionEncodings": ["utf-16"]},
-                          "textDocument": {"completion": {"completionItem": {"snippetSupport": true}}}},
+                          "workspace": {"workspaceEdit": {"documentChanges": true}, "diagnostics": {"refreshSupport": false}},
+                          "textDocument": {"completion": {"completionItem": {"snippetSupport": true,
+                                                                             "documentationFormat": ["markdown", "plaintext"]}},
+                                           "hover": {"contentFormat": ["plaintext"]}, "diagnostic": {}}},
          "initializationOptions": {"year": 2024}, "trace": "off",
          "workspaceFolders": [{"uri": "file:///home/me/tax", "name": "tax"}]}
         """))
-    #expect(params.processId == 4242)
-    #expect(params.clientInfo == LSP.ProgramInfo(name: "Visual Studio Code", version: "1.95.0"))
-    #expect(params.rootUri == "file:///home/me/tax")
-    #expect(params.rootPath == "/home/me/tax")
-    #expect(params.initializationOptions == ["year": 2024])
-    #expect(params.trace == .off)
-    #expect(params.capability("textDocument", "completion", "completionItem", "snippetSupport") == true)
-    #expect(params.capability("general", "positionEncodings") == ["utf-16"])
-    #expect(params.workspaceRoots == ["file:///home/me/tax"])
+    #expect(request.rootUri == "file:///home/me/tax")
+    #expect(request.rootPath == "/home/me/tax")
+    #expect(request.initializationOptions == ["year": 2024])
+    #expect(request.workspaceRoots == ["file:///home/me/tax"])
+    let capabilities = try #require(request.capabilities)
+    #expect(capabilities.workspace?.workspaceEdit?.documentChanges == true)
+    #expect(capabilities.workspace?.diagnostics?.refreshSupport == false)
+    #expect(capabilities.workspace?.inlayHint == nil)
+    #expect(capabilities.textDocument?.completion?.completionItem?.documentationFormat == [.markdown, .plaintext])
+    #expect(capabilities.textDocument?.hover?.contentFormat == [.plaintext])
+    #expect(capabilities.textDocument?.diagnostic == LSP.ClientCapabilities.Diagnostic())
   }
 
-  @Test func initializeParamsWithNulls() throws {
-    let params = try LSP.InitializeParams(
+  @Test func initializeWithNulls() throws {
+    let request = try LSP.InitializeRequest(
       json: JSON.parse(#"{"processId": null, "rootUri": null, "capabilities": {}, "workspaceFolders": null}"#))
-    #expect(params.processId == nil)
-    #expect(params.rootUri == nil)
-    #expect(params.workspaceRoots == [])
-    #expect(params.toJSON() == ["processId": nil, "rootUri": nil, "capabilities": [:]])
+    #expect(request.rootUri == nil)
+    #expect(request.workspaceRoots == [])
+    #expect(request.capabilities == LSP.ClientCapabilities())
+  }
+
+  @Test func oddCapabilitiesCostOnlyThemselves() throws {
+    let request = try LSP.InitializeRequest(
+      json: JSON.parse(
+        """
+        {"rootUri": 7, "capabilities": {"workspace": {"workspaceEdit": {"documentChanges": "yes"},
+                                                       "codeLens": {"refreshSupport": true}},
+                                         "textDocument": {"hover": {"contentFormat": "markdown"}, "signatureHelp": 3}}}
+        """))
+    #expect(request.rootUri == nil)
+    let capabilities = try #require(request.capabilities)
+    #expect(capabilities.workspace?.workspaceEdit == LSP.ClientCapabilities.WorkspaceEditCapabilities())
+    #expect(capabilities.workspace?.codeLens?.refreshSupport == true)
+    #expect(capabilities.textDocument?.hover == LSP.ClientCapabilities.Hover())
+    #expect(capabilities.textDocument?.signatureHelp == nil)
+    // Lenience is the initialize request's: other requests are strict.
+    #expect(throws: JSONDecodingError.self) { try LSP.HoverRequest(json: ["textDocument": ["uri": 7], "position": [:]]) }
   }
 
   @Test func didChangeWithIncrementalAndFullChanges() throws {
-    let params = try LSP.DidChangeTextDocumentParams(
+    let notification = try LSP.DidChangeTextDocumentNotification(
       json: JSON.parse(
         """
         {"textDocument": {"uri": "file:///a.tax", "version": 5}, "contentChanges": [
           {"range": {"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 3}}, "rangeLength": 2, "text": "xy"},
           {"text": "whole document"}]}
         """))
-    #expect(params.textDocument == LSP.VersionedTextDocumentIdentifier(uri: "file:///a.tax", version: 5))
-    #expect(params.contentChanges == [
-      LSP.TextDocumentContentChangeEvent(range: range(0, 1, 0, 3), rangeLength: 2, text: "xy"),
+    #expect(notification.textDocument == LSP.VersionedTextDocumentIdentifier(uri: "file:///a.tax", version: 5))
+    #expect(notification.contentChanges == [
+      LSP.TextDocumentContentChangeEvent(range: range(0, 1, 0, 3), text: "xy"),
       LSP.TextDocumentContentChangeEvent(text: "whole document"),
     ])
   }
 
   @Test func requestParams() throws {
-    let completion = try LSP.CompletionParams(
+    let completion = try LSP.CompletionRequest(
       json: JSON.parse(
         #"{"textDocument":{"uri":"file:///a.tax"},"position":{"line":1,"character":3},"context":{"triggerKind":2,"triggerCharacter":"."},"workDoneToken":"w"}"#
       ))
-    #expect(completion.context == LSP.CompletionContext(triggerKind: .triggerCharacter, triggerCharacter: "."))
-    let references = try LSP.ReferenceParams(
+    #expect(completion.position == LSP.Position(line: 1, character: 3))
+    let references = try LSP.ReferencesRequest(
       json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"position":{"line":1,"character":3},"context":{"includeDeclaration":true}}"#))
     #expect(references.context.includeDeclaration)
-    let rename = try LSP.RenameParams(
+    let rename = try LSP.RenameRequest(
       json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"position":{"line":0,"character":0},"newName":"tax2"}"#))
     #expect(rename.newName == "tax2")
-    let inlay = try LSP.InlayHintParams(
+    let inlay = try LSP.InlayHintRequest(
       json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"range":{"start":{"line":0,"character":0},"end":{"line":40,"character":0}}}"#))
     #expect(inlay.range.end.line == 40)
-    let codeAction = try LSP.CodeActionParams(
+    let codeAction = try LSP.CodeActionRequest(
       json: JSON.parse(
         """
         {"textDocument": {"uri": "file:///a.tax"}, "range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 4}},
@@ -449,19 +408,18 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
                                       "message": "unknown", "code": 102, "data": {"fix": "income_tax"}}],
                      "only": ["quickfix"], "triggerKind": 1}}
         """))
-    #expect(codeAction.context.diagnostics.first?.code == .integer(102))
-    #expect(codeAction.context.diagnostics.first?.data?["fix"] == "income_tax")
+    #expect(codeAction.context.diagnostics.first?["data"]?["fix"] == "income_tax")
     #expect(codeAction.context.only == [.quickFix])
-    let rangeFormatting = try LSP.DocumentRangeFormattingParams(
+    let rangeFormatting = try LSP.DocumentRangeFormattingRequest(
       json: JSON.parse(
         #"{"textDocument":{"uri":"file:///a.tax"},"range":{"start":{"line":0,"character":0},"end":{"line":1,"character":0}},"options":{"tabSize":4,"insertSpaces":false}}"#
       ))
     #expect(rangeFormatting.options.tabSize == 4)
-    let watched = try LSP.DidChangeWatchedFilesParams(json: JSON.parse(#"{"changes":[{"uri":"file:///b.tax","type":3}]}"#))
+    let watched = try LSP.DidChangeWatchedFilesNotification(json: JSON.parse(#"{"changes":[{"uri":"file:///b.tax","type":3}]}"#))
     #expect(watched.changes == [LSP.FileEvent(uri: "file:///b.tax", type: .deleted)])
-    let configuration = try LSP.DidChangeConfigurationParams(json: JSON.parse(#"{"settings":null}"#))
-    #expect(configuration.settings == .null)
-    let pull = try LSP.DocumentDiagnosticParams(json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"previousResultId":"4"}"#))
+    let configuration = try LSP.DidChangeConfigurationNotification(json: JSON.parse(#"{"settings":null}"#))
+    #expect(configuration.settings == nil)
+    let pull = try LSP.DocumentDiagnosticsRequest(json: JSON.parse(#"{"textDocument":{"uri":"file:///a.tax"},"previousResultId":"4"}"#))
     #expect(pull.previousResultId == "4")
   }
 
@@ -471,7 +429,7 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
   }
 
   @Test(arguments: [
-    (#"[]"#, "expected TextDocumentPositionParams object, found array"),
+    (#"[]"#, "expected HoverRequest object, found array"),
     (#"{}"#, "textDocument: missing required field"),
     (#"{"textDocument":{"uri":1},"position":{"line":0,"character":0}}"#, "textDocument.uri: expected string, found integer"),
     (#"{"textDocument":{"uri":"u"},"position":{"line":-1,"character":0}}"#, "position.line: expected a non-negative integer"),
@@ -480,9 +438,9 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
   ])
   func badParamsAreErrorsWithAPath(text: String, message: String) throws {
     let json = try JSON.parse(text)
-    #expect(throws: JSONDecodingError.self) { try LSP.TextDocumentPositionParams(json: json) }
+    #expect(throws: JSONDecodingError.self) { try LSP.HoverRequest(json: json) }
     do {
-      _ = try LSP.TextDocumentPositionParams(json: json)
+      _ = try LSP.HoverRequest(json: json)
     } catch {
       #expect(error.description == message)
     }
@@ -492,7 +450,7 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
     let json = try JSON.parse(
       #"{"textDocument":{"uri":"u","version":1},"contentChanges":[{"text":"a"},{"range":{"start":{"line":0,"character":0}},"text":"b"}]}"#)
     do {
-      _ = try LSP.DidChangeTextDocumentParams(json: json)
+      _ = try LSP.DidChangeTextDocumentNotification(json: json)
       Issue.record("decoding should fail")
     } catch {
       #expect(error.description == "contentChanges[1].range.end: missing required field")
@@ -507,14 +465,14 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
     let decoders: [(JSON) throws -> Void] = [
       { _ = try LSP.Position(json: $0) }, { _ = try LSP.Range(json: $0) }, { _ = try LSP.Location(json: $0) },
       { _ = try LSP.Diagnostic(json: $0) }, { _ = try LSP.CompletionItem(json: $0) },
-      { _ = try LSP.CompletionParams(json: $0) }, { _ = try LSP.Hover(json: $0) },
+      { _ = try LSP.CompletionRequest(json: $0) }, { _ = try LSP.Hover(json: $0) },
       { _ = try LSP.SignatureHelp(json: $0) }, { _ = try LSP.InlayHint(json: $0) },
-      { _ = try LSP.CodeActionParams(json: $0) }, { _ = try LSP.WorkspaceEdit(json: $0) },
+      { _ = try LSP.CodeActionRequest(json: $0) }, { _ = try LSP.WorkspaceEdit(json: $0) },
       { _ = try LSP.DocumentSymbol(json: $0) }, { _ = try LSP.SelectionRange(json: $0) },
-      { _ = try LSP.PrepareRenameResult(json: $0) }, { _ = try LSP.RelatedDocumentDiagnosticReport(json: $0) },
-      { _ = try LSP.ServerCapabilities(json: $0) }, { _ = try LSP.InitializeParams(json: $0) },
-      { _ = try LSP.DidChangeTextDocumentParams(json: $0) }, { _ = try LSP.DocumentFormattingParams(json: $0) },
-      { _ = try LSP.WorkspaceSymbol(json: $0) }, { _ = try LSP.DidChangeWorkspaceFoldersParams(json: $0) },
+      { _ = try LSP.PrepareRenameResult(json: $0) }, { _ = try LSP.DocumentDiagnosticReport(json: $0) },
+      { _ = try LSP.ServerCapabilities(json: $0) }, { _ = try LSP.InitializeRequest(json: $0) },
+      { _ = try LSP.DidChangeTextDocumentNotification(json: $0) }, { _ = try LSP.DocumentFormattingRequest(json: $0) },
+      { _ = try LSP.WorkspaceSymbol(json: $0) }, { _ = try LSP.CompletionItem(json: $0) },
     ]
     for decode in decoders {
       for shape in shapes {

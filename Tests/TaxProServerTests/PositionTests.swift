@@ -1,4 +1,4 @@
-import LanguageServerProtocol
+@testable import LanguageServerProtocol
 import TaxProCore
 import Testing
 
@@ -94,7 +94,7 @@ struct EditTests {
     let uri = LSP.DocumentURI("file:///tmp/doc.tax")
     workspace.open(LSP.TextDocumentItem(uri: uri, languageId: "taxpro", version: 1, text: "let a = $1 # 💰\nlet b = a\n"))
     let outcome = workspace.change(
-      LSP.DidChangeTextDocumentParams(
+      LSP.DidChangeTextDocumentNotification(
         textDocument: LSP.VersionedTextDocumentIdentifier(uri: uri, version: 2),
         contentChanges: [
           LSP.TextDocumentContentChangeEvent(
@@ -109,7 +109,7 @@ struct EditTests {
     let id = workspace.id(for: uri)!
     #expect(workspace.sourceFile(id)?.text == "let a = $1 # €\nlet bee = a\n")
     let stale = workspace.change(
-      LSP.DidChangeTextDocumentParams(
+      LSP.DidChangeTextDocumentNotification(
         textDocument: LSP.VersionedTextDocumentIdentifier(uri: uri, version: 1),
         contentChanges: [LSP.TextDocumentContentChangeEvent(text: "gone")]))
     guard case .staleVersion(current: 2) = stale else {

@@ -1,4 +1,4 @@
-import LanguageServerProtocol
+@testable import LanguageServerProtocol
 import TaxProCore
 @testable import TaxProLibrary
 import Testing

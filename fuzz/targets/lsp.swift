@@ -17,7 +17,7 @@ func finite(_ json: JSON) -> JSON {
   }
 }
 
-func roundTrip<T: JSONConvertible & Equatable>(_ type: T.Type, _ json: JSON?) {
+func roundTrip<T: Codable & Equatable>(_ type: T.Type, _ json: JSON?) {
   guard let json, let value = try? T(json: json) else { return }
   let again = value.toJSON()
   guard let reparsed = try? JSON.parse(again.serialized()) else { fatalError("fuzz: \(T.self) encodes to bad JSON") }
@@ -25,17 +25,17 @@ func roundTrip<T: JSONConvertible & Equatable>(_ type: T.Type, _ json: JSON?) {
   if decoded != value { fatalError("fuzz: \(T.self) changed in a round trip") }
 }
 
+/// The messages whose params are round-tripped, by method; anything else is tried as a hover.
+let messages: [String: any (MessageType & Equatable).Type] = Dictionary(
+  uniqueKeysWithValues: ([
+    LSP.InitializeRequest.self, LSP.DidOpenTextDocumentNotification.self, LSP.DidChangeTextDocumentNotification.self,
+    LSP.CompletionRequest.self, LSP.ReferencesRequest.self, LSP.RenameRequest.self, LSP.CodeActionRequest.self,
+    LSP.DocumentFormattingRequest.self, LSP.ExecuteCommandRequest.self, LSP.DidChangeConfigurationNotification.self,
+  ] as [any (MessageType & Equatable).Type]).map { ($0.method, $0) })
+
 func decodeParams(_ method: String, _ params: JSON?) {
-  switch method {
-  case LSP.Method.initialize: roundTrip(LSP.InitializeParams.self, params)
-  case LSP.Method.didOpen: roundTrip(LSP.DidOpenTextDocumentParams.self, params)
-  case LSP.Method.didChange: roundTrip(LSP.DidChangeTextDocumentParams.self, params)
-  case "textDocument/completion": roundTrip(LSP.CompletionParams.self, params)
-  case "textDocument/references": roundTrip(LSP.ReferenceParams.self, params)
-  case "textDocument/rename": roundTrip(LSP.RenameParams.self, params)
-  case "textDocument/codeAction": roundTrip(LSP.CodeActionParams.self, params)
-  default: roundTrip(LSP.TextDocumentPositionParams.self, params)
-  }
+  let type: any (MessageType & Equatable).Type = messages[method] ?? LSP.HoverRequest.self
+  roundTrip(type, params)
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

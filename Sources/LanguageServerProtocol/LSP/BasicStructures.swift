@@ -4,15 +4,26 @@ import Foundation
 ///
 /// The specification's names (`Range`, `Position`, `Location`, `Diagnostic`, `Command`) collide with Swift's own
 /// and with those of any compiler a server wraps, so they live here as `LSP.Range`, `LSP.Diagnostic`, and so on.
-/// Field names match the specification exactly; optional fields are Swift optionals and are omitted from the
-/// JSON when nil. Positions stay the protocol's zero-based line and UTF-16 character offsets: converting them is
-/// the server's business, because only the server knows the text.
+/// Field names match the specification exactly, and each is written once: the types are synthesized `Codable`,
+/// read and written through `JSONValue`'s coders (optional fields nil are omitted, not `null`). Only what a server
+/// of this project reads or writes is here. Positions stay the protocol's zero-based line and UTF-16 character
+/// offsets: converting them is the server's business, because only the server knows the text.
 public enum LSP {}
+
+/// LSP enumerations are open: a newer client may send a value this module has never heard of, and the
+/// specification asks servers to tolerate it. Types conforming to this protocol wrap the raw value instead of
+/// being Swift enums, so unknown values decode instead of failing the whole message. (`Codable` comes from the
+/// standard library's conformance for `RawRepresentable` types: the raw value is written alone.)
+public protocol OpenEnumeration: RawRepresentable, Hashable, Sendable, Codable
+where RawValue: Codable & Hashable & Sendable {
+  init(rawValue: RawValue)
+}
 
 extension LSP {
   /// A document's URI as the client wrote it. Kept as the exact string because clients compare URIs textually,
-  /// and re-encoding (e.g. `%3A` vs `:`) would make the client miss its own documents.
-  public struct DocumentURI: Hashable, Sendable, Comparable, JSONConvertible, ExpressibleByStringLiteral,
+  /// and re-encoding (e.g. `%3A` vs `:`) would make the client miss its own documents. Written as a plain string,
+  /// also as the key of a map (`WorkspaceEdit.changes`).
+  public struct DocumentURI: Hashable, Sendable, Comparable, Codable, CodingKeyRepresentable, ExpressibleByStringLiteral,
     CustomStringConvertible
   {
     public var stringValue: String
@@ -31,15 +42,33 @@ extension LSP {
       return url.path
     }
 
-    public init(json: JSON) throws(JSONDecodingError) { stringValue = try String(json: json) }
-    public func toJSON() -> JSON { .string(stringValue) }
+    public init(from decoder: any Decoder) throws {
+      stringValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(stringValue)
+    }
+
+    public var codingKey: any CodingKey { URIKey(stringValue: stringValue) }
+
+    public init?<Key: CodingKey>(codingKey: Key) { stringValue = codingKey.stringValue }
+
+    private struct URIKey: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+
     public var description: String { stringValue }
     public static func < (lhs: DocumentURI, rhs: DocumentURI) -> Bool { lhs.stringValue < rhs.stringValue }
   }
 
   /// A zero-based line and a character offset in the encoding negotiated at initialization (UTF-16 unless the
   /// server chose otherwise).
-  public struct Position: Hashable, Sendable, Comparable, JSONConvertible, CustomStringConvertible {
+  public struct Position: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     public var line: Int
     public var character: Int
 
@@ -50,17 +79,18 @@ extension LSP {
 
     /// Negative values are rejected here, since the specification's `uinteger` makes them meaningless and a
     /// server would otherwise have to check for them everywhere.
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "Position")
-      line = try fields.decodeNonNegative("line")
-      character = try fields.decodeNonNegative("character")
-    }
-
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("line", line)
-      object.put("character", character)
-      return .object(object)
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      func nonNegative(_ key: CodingKeys) throws -> Int {
+        let value = try container.decode(Int.self, forKey: key)
+        guard value >= 0 else {
+          throw DecodingError.dataCorruptedError(
+            forKey: key, in: container, debugDescription: "expected a non-negative integer")
+        }
+        return value
+      }
+      line = try nonNegative(.line)
+      character = try nonNegative(.character)
     }
 
     public static func < (lhs: Position, rhs: Position) -> Bool {
@@ -71,7 +101,7 @@ extension LSP {
   }
 
   /// A half-open span `[start, end)` between two positions.
-  public struct Range: Hashable, Sendable, JSONConvertible, CustomStringConvertible {
+  public struct Range: Hashable, Sendable, Codable, CustomStringConvertible {
     public var start: Position
     public var end: Position
 
@@ -87,24 +117,11 @@ extension LSP {
 
     public func contains(_ position: Position) -> Bool { start <= position && position < end }
 
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "Range")
-      start = try fields.decode("start")
-      end = try fields.decode("end")
-    }
-
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("start", start)
-      object.put("end", end)
-      return .object(object)
-    }
-
     public var description: String { "\(start)-\(end)" }
   }
 
   /// A range in a specific document: the answer to "where is it defined / used".
-  public struct Location: Hashable, Sendable, JSONConvertible {
+  public struct Location: Hashable, Sendable, Codable {
     public var uri: DocumentURI
     public var range: Range
 
@@ -112,90 +129,23 @@ extension LSP {
       self.uri = uri
       self.range = range
     }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "Location")
-      uri = try fields.decode("uri")
-      range = try fields.decode("range")
-    }
-
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("uri", uri)
-      object.put("range", range)
-      return .object(object)
-    }
-  }
-
-  /// A richer definition result: the client can highlight the origin span and reveal a target range while
-  /// selecting only the name.
-  public struct LocationLink: Hashable, Sendable, JSONConvertible {
-    public var originSelectionRange: Range?
-    public var targetUri: DocumentURI
-    public var targetRange: Range
-    public var targetSelectionRange: Range
-
-    public init(
-      originSelectionRange: Range? = nil, targetUri: DocumentURI, targetRange: Range, targetSelectionRange: Range
-    ) {
-      self.originSelectionRange = originSelectionRange
-      self.targetUri = targetUri
-      self.targetRange = targetRange
-      self.targetSelectionRange = targetSelectionRange
-    }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "LocationLink")
-      originSelectionRange = try fields.decodeIfPresent("originSelectionRange")
-      targetUri = try fields.decode("targetUri")
-      targetRange = try fields.decode("targetRange")
-      targetSelectionRange = try fields.decode("targetSelectionRange")
-    }
-
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("originSelectionRange", ifPresent: originSelectionRange)
-      object.put("targetUri", targetUri)
-      object.put("targetRange", targetRange)
-      object.put("targetSelectionRange", targetSelectionRange)
-      return .object(object)
-    }
   }
 
   /// Names a document the client has open (or a file on disk) without carrying its text.
-  public struct TextDocumentIdentifier: Hashable, Sendable, JSONConvertible {
+  public struct TextDocumentIdentifier: Hashable, Sendable, Codable {
     public var uri: DocumentURI
 
     public init(uri: DocumentURI) { self.uri = uri }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      uri = try JSONFields(json, "TextDocumentIdentifier").decode("uri")
-    }
-
-    public func toJSON() -> JSON { ["uri": uri.toJSON()] }
   }
 
   /// Identifies a specific version of a document, so a server can tell whether an edit applies to what it has.
-  public struct VersionedTextDocumentIdentifier: Hashable, Sendable, JSONConvertible {
+  public struct VersionedTextDocumentIdentifier: Hashable, Sendable, Codable {
     public var uri: DocumentURI
     public var version: Int
-
-    public init(uri: DocumentURI, version: Int) {
-      self.uri = uri
-      self.version = version
-    }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "VersionedTextDocumentIdentifier")
-      uri = try fields.decode("uri")
-      version = try fields.decode("version")
-    }
-
-    public func toJSON() -> JSON { ["uri": uri.toJSON(), "version": .integer(version)] }
   }
 
   /// As `VersionedTextDocumentIdentifier`, but `version: null` means "the file on disk", as used in edits.
-  public struct OptionalVersionedTextDocumentIdentifier: Hashable, Sendable, JSONConvertible {
+  public struct OptionalVersionedTextDocumentIdentifier: Hashable, Sendable, Codable {
     public var uri: DocumentURI
     public var version: Int?
 
@@ -204,82 +154,21 @@ extension LSP {
       self.version = version
     }
 
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "OptionalVersionedTextDocumentIdentifier")
-      uri = try fields.decode("uri")
-      version = try fields.decodeIfPresent("version")
-    }
-
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("uri", uri)
-      object.put("version", orNull: version)
-      return .object(object)
+    /// The specification requires `version` even when it is `null`, so it is written with `encode`, not
+    /// `encodeIfPresent` (with `Position`'s check, the only hand-written coding of a structure here).
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(uri, forKey: .uri)
+      try container.encode(version, forKey: .version)
     }
   }
 
   /// A whole document as the client opened it.
-  public struct TextDocumentItem: Hashable, Sendable, JSONConvertible {
+  public struct TextDocumentItem: Hashable, Sendable, Codable {
     public var uri: DocumentURI
     public var languageId: String
     public var version: Int
     public var text: String
-
-    public init(uri: DocumentURI, languageId: String, version: Int, text: String) {
-      self.uri = uri
-      self.languageId = languageId
-      self.version = version
-      self.text = text
-    }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "TextDocumentItem")
-      uri = try fields.decode("uri")
-      languageId = try fields.decode("languageId")
-      version = try fields.decode("version")
-      text = try fields.decode("text")
-    }
-
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("uri", uri)
-      object.put("languageId", languageId)
-      object.put("version", version)
-      object.put("text", text)
-      return .object(object)
-    }
-  }
-
-  /// The params shared by every request about one position in one document (hover, definition, highlight...).
-  public struct TextDocumentPositionParams: Hashable, Sendable, JSONConvertible {
-    public var textDocument: TextDocumentIdentifier
-    public var position: Position
-
-    public init(textDocument: TextDocumentIdentifier, position: Position) {
-      self.textDocument = textDocument
-      self.position = position
-    }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "TextDocumentPositionParams")
-      textDocument = try fields.decode("textDocument")
-      position = try fields.decode("position")
-    }
-
-    public func toJSON() -> JSON { ["textDocument": textDocument.toJSON(), "position": position.toJSON()] }
-  }
-
-  /// Params of requests that only name a document (document symbols, folding, semantic tokens, code lens...).
-  public struct TextDocumentParams: Hashable, Sendable, JSONConvertible {
-    public var textDocument: TextDocumentIdentifier
-
-    public init(textDocument: TextDocumentIdentifier) { self.textDocument = textDocument }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      textDocument = try JSONFields(json, "params").decode("textDocument")
-    }
-
-    public func toJSON() -> JSON { ["textDocument": textDocument.toJSON()] }
   }
 
   /// Which markup a client can render; the server picks per response.
@@ -291,9 +180,8 @@ extension LSP {
     public static let markdown = MarkupKind(rawValue: "markdown")
   }
 
-  /// Documentation text with its format. Fields that the specification types as `string | MarkupContent`
-  /// decode a bare string as plain text, so servers deal with one shape only.
-  public struct MarkupContent: Hashable, Sendable, JSONConvertible {
+  /// Documentation text with its format.
+  public struct MarkupContent: Hashable, Sendable, Codable {
     public var kind: MarkupKind
     public var value: String
 
@@ -304,21 +192,35 @@ extension LSP {
 
     public static func markdown(_ value: String) -> MarkupContent { MarkupContent(kind: .markdown, value: value) }
     public static func plaintext(_ value: String) -> MarkupContent { MarkupContent(kind: .plaintext, value: value) }
+  }
 
-    public init(json: JSON) throws(JSONDecodingError) {
-      if case .string(let text) = json {
-        self.init(kind: .plaintext, value: text)
-        return
+  /// A field the specification types `string | MarkupContent`: a bare string is plain text for clients that name no
+  /// documentation format at all.
+  public enum StringOrMarkupContent: Hashable, Sendable, Codable {
+    case string(String)
+    case markupContent(MarkupContent)
+
+    public init(from decoder: any Decoder) throws {
+      if let text = try? decoder.singleValueContainer().decode(String.self) {
+        self = .string(text)
+      } else {
+        self = .markupContent(try MarkupContent(from: decoder))
       }
-      let fields = try JSONFields(json, "MarkupContent")
-      self.init(kind: try fields.decode("kind"), value: try fields.decode("value"))
     }
 
-    public func toJSON() -> JSON { ["kind": kind.toJSON(), "value": .string(value)] }
+    public func encode(to encoder: any Encoder) throws {
+      switch self {
+      case .string(let text):
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+      case .markupContent(let content):
+        try content.encode(to: encoder)
+      }
+    }
   }
 
   /// A command the client can run (usually by sending `workspace/executeCommand` back to the server).
-  public struct Command: Equatable, Sendable, JSONConvertible {
+  public struct Command: Equatable, Sendable, Codable {
     public var title: String
     public var command: String
     public var arguments: [JSON]?
@@ -328,29 +230,5 @@ extension LSP {
       self.command = command
       self.arguments = arguments
     }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "Command")
-      title = try fields.decode("title")
-      command = try fields.decode("command")
-      arguments = try fields.decodeIfPresent("arguments")
-    }
-
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("title", title)
-      object.put("command", command)
-      object.put("arguments", ifPresent: arguments)
-      return .object(object)
-    }
-  }
-}
-
-extension JSONFields {
-  /// Reads a specification `uinteger`.
-  public func decodeNonNegative(_ key: String) throws(JSONDecodingError) -> Int {
-    let value: Int = try decode(key)
-    guard value >= 0 else { throw JSONDecodingError("expected a non-negative integer", path: [.key(key)]) }
-    return value
   }
 }

@@ -1,40 +1,36 @@
 extension LSP {
-  /// Options of a references request.
-  public struct ReferenceContext: Hashable, Sendable, JSONConvertible {
-    /// Whether the declaration itself should be among the results.
-    public var includeDeclaration: Bool
+  /// `textDocument/definition`: where the symbol under the cursor is declared; `null` when nothing is.
+  public struct DefinitionRequest: RequestType, Hashable {
+    public static let method = "textDocument/definition"
+    public typealias Response = [Location]?
 
-    public init(includeDeclaration: Bool) { self.includeDeclaration = includeDeclaration }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      includeDeclaration = try JSONFields(json, "ReferenceContext").decode("includeDeclaration")
-    }
-
-    public func toJSON() -> JSON { ["includeDeclaration": .bool(includeDeclaration)] }
+    public var textDocument: TextDocumentIdentifier
+    public var position: Position
   }
 
-  /// `textDocument/references` params.
-  public struct ReferenceParams: Hashable, Sendable, JSONConvertible {
+  /// `textDocument/references`: every use of the symbol under the cursor.
+  public struct ReferencesRequest: RequestType, Hashable {
+    public static let method = "textDocument/references"
+    public typealias Response = [Location]?
+
     public var textDocument: TextDocumentIdentifier
     public var position: Position
     public var context: ReferenceContext
+  }
 
-    public init(textDocument: TextDocumentIdentifier, position: Position, context: ReferenceContext) {
-      self.textDocument = textDocument
-      self.position = position
-      self.context = context
-    }
+  /// Options of a references request.
+  public struct ReferenceContext: Hashable, Sendable, Codable {
+    /// Whether the declaration itself should be among the results.
+    public var includeDeclaration: Bool
+  }
 
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "ReferenceParams")
-      textDocument = try fields.decode("textDocument")
-      position = try fields.decode("position")
-      context = try fields.decode("context")
-    }
+  /// `textDocument/documentHighlight`: the symbol under the cursor throughout its document.
+  public struct DocumentHighlightRequest: RequestType, Hashable {
+    public static let method = "textDocument/documentHighlight"
+    public typealias Response = [DocumentHighlight]?
 
-    public func toJSON() -> JSON {
-      ["textDocument": textDocument.toJSON(), "position": position.toJSON(), "context": context.toJSON()]
-    }
+    public var textDocument: TextDocumentIdentifier
+    public var position: Position
   }
 
   /// Lets editors colour reads and writes of a symbol differently.
@@ -42,13 +38,12 @@ extension LSP {
     public var rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
-    public static let text = DocumentHighlightKind(rawValue: 1)
     public static let read = DocumentHighlightKind(rawValue: 2)
     public static let write = DocumentHighlightKind(rawValue: 3)
   }
 
   /// One occurrence of the symbol under the cursor within the same document.
-  public struct DocumentHighlight: Hashable, Sendable, JSONConvertible {
+  public struct DocumentHighlight: Hashable, Sendable, Codable {
     public var range: Range
     public var kind: DocumentHighlightKind?
 
@@ -56,19 +51,14 @@ extension LSP {
       self.range = range
       self.kind = kind
     }
+  }
 
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "DocumentHighlight")
-      range = try fields.decode("range")
-      kind = try fields.decodeIfPresent("kind")
-    }
+  /// `textDocument/foldingRange`.
+  public struct FoldingRangeRequest: RequestType, Hashable {
+    public static let method = "textDocument/foldingRange"
+    public typealias Response = [FoldingRange]?
 
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("range", range)
-      object.put("kind", ifPresent: kind)
-      return .object(object)
-    }
+    public var textDocument: TextDocumentIdentifier
   }
 
   /// Groups folding ranges so the client can offer "fold all comments" and the like.
@@ -77,77 +67,36 @@ extension LSP {
     public init(rawValue: String) { self.rawValue = rawValue }
 
     public static let comment = FoldingRangeKind(rawValue: "comment")
-    public static let imports = FoldingRangeKind(rawValue: "imports")
     public static let region = FoldingRangeKind(rawValue: "region")
   }
 
-  /// A foldable span, by lines: clients may ignore the characters, so lines must be right on their own.
-  public struct FoldingRange: Hashable, Sendable, JSONConvertible {
+  /// A foldable span, by lines: clients may ignore characters, so lines must be right on their own.
+  public struct FoldingRange: Hashable, Sendable, Codable {
     public var startLine: Int
-    public var startCharacter: Int?
     public var endLine: Int
-    public var endCharacter: Int?
     public var kind: FoldingRangeKind?
-    /// Text to show in place of the folded span.
-    public var collapsedText: String?
 
-    public init(
-      startLine: Int, startCharacter: Int? = nil, endLine: Int, endCharacter: Int? = nil,
-      kind: FoldingRangeKind? = nil, collapsedText: String? = nil
-    ) {
+    public init(startLine: Int, endLine: Int, kind: FoldingRangeKind? = nil) {
       self.startLine = startLine
-      self.startCharacter = startCharacter
       self.endLine = endLine
-      self.endCharacter = endCharacter
       self.kind = kind
-      self.collapsedText = collapsedText
-    }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "FoldingRange")
-      startLine = try fields.decode("startLine")
-      startCharacter = try fields.decodeIfPresent("startCharacter")
-      endLine = try fields.decode("endLine")
-      endCharacter = try fields.decodeIfPresent("endCharacter")
-      kind = try fields.decodeIfPresent("kind")
-      collapsedText = try fields.decodeIfPresent("collapsedText")
-    }
-
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("startLine", startLine)
-      object.put("startCharacter", ifPresent: startCharacter)
-      object.put("endLine", endLine)
-      object.put("endCharacter", ifPresent: endCharacter)
-      object.put("kind", ifPresent: kind)
-      object.put("collapsedText", ifPresent: collapsedText)
-      return .object(object)
     }
   }
 
-  /// `textDocument/selectionRange` params: one result is expected per position, in order.
-  public struct SelectionRangeParams: Hashable, Sendable, JSONConvertible {
+  /// `textDocument/selectionRange`: one answer is expected per position, in order.
+  public struct SelectionRangeRequest: RequestType, Hashable {
+    public static let method = "textDocument/selectionRange"
+    public typealias Response = [SelectionRange]?
+
     public var textDocument: TextDocumentIdentifier
     public var positions: [Position]
-
-    public init(textDocument: TextDocumentIdentifier, positions: [Position]) {
-      self.textDocument = textDocument
-      self.positions = positions
-    }
-
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "SelectionRangeParams")
-      textDocument = try fields.decode("textDocument")
-      positions = try fields.decode("positions")
-    }
-
-    public func toJSON() -> JSON { ["textDocument": textDocument.toJSON(), "positions": positions.toJSON()] }
   }
 
   /// A chain of ever larger ranges for "expand selection"; each parent must contain its child.
-  public struct SelectionRange: Hashable, Sendable, JSONConvertible {
+  public struct SelectionRange: Hashable, Sendable, Codable {
     public var range: Range
-    /// Stored in an array because a struct cannot contain itself directly; it holds zero or one element.
+    /// An array because a struct cannot contain itself directly; it holds zero or one element, and is written as the
+    /// specification's optional `parent`.
     private var parentStorage: [SelectionRange]
 
     public var parent: SelectionRange? {
@@ -168,18 +117,22 @@ extension LSP {
       self.init(range: innermost, parent: outer)
     }
 
-    public init(json: JSON) throws(JSONDecodingError) {
-      let fields = try JSONFields(json, "SelectionRange")
-      range = try fields.decode("range")
-      let parent: SelectionRange? = try fields.decodeIfPresent("parent")
-      parentStorage = parent.map { [$0] } ?? []
+    private enum CodingKeys: String, CodingKey {
+      case range
+      case parent
     }
 
-    public func toJSON() -> JSON {
-      var object = JSONObject()
-      object.put("range", range)
-      object.put("parent", ifPresent: parent)
-      return .object(object)
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        range: try container.decode(Range.self, forKey: .range),
+        parent: try container.decodeIfPresent(SelectionRange.self, forKey: .parent))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(range, forKey: .range)
+      try container.encodeIfPresent(parent, forKey: .parent)
     }
   }
 }

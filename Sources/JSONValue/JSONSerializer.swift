@@ -54,6 +54,47 @@ extension JSON {
     }
   }
 
+  /// Indented by two spaces, one member or element a line, keys sorted when asked: for files people read and diff.
+  /// Scalars are written as `serialized()` writes them.
+  public func prettySerialized(sortingKeys: Bool = false) -> [UInt8] {
+    var output: [UInt8] = []
+    prettySerialize(into: &output, indent: 0, sortingKeys: sortingKeys)
+    return output
+  }
+
+  private func prettySerialize(into output: inout [UInt8], indent: Int, sortingKeys: Bool) {
+    func newline(_ level: Int) {
+      output.append(UInt8(ascii: "\n"))
+      output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+    switch self {
+    case .array(let elements) where !elements.isEmpty:
+      output.append(UInt8(ascii: "["))
+      for (offset, element) in elements.enumerated() {
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        newline(indent + 1)
+        element.prettySerialize(into: &output, indent: indent + 1, sortingKeys: sortingKeys)
+      }
+      newline(indent)
+      output.append(UInt8(ascii: "]"))
+    case .object(let object) where !object.isEmpty:
+      output.append(UInt8(ascii: "{"))
+      var members = object.members
+      if sortingKeys { members.sort { $0.key < $1.key } }
+      for (offset, member) in members.enumerated() {
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        newline(indent + 1)
+        JSON.serializeString(member.key, into: &output)
+        output.append(contentsOf: ": ".utf8)
+        member.value.prettySerialize(into: &output, indent: indent + 1, sortingKeys: sortingKeys)
+      }
+      newline(indent)
+      output.append(UInt8(ascii: "}"))
+    default:
+      serialize(into: &output)
+    }
+  }
+
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   static func serializeString(_ string: String, into output: inout [UInt8]) {

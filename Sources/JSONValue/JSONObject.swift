@@ -21,6 +21,9 @@ public struct JSONObject: Sendable {
 
   public init() {}
 
+  /// An empty object with room for `capacity` members, for builders that know roughly how many are coming.
+  init(capacity: Int) { entries.reserveCapacity(capacity) }
+
   /// Builds an object from pairs in order; later duplicates win.
   public init(_ members: some Sequence<(String, JSON)>) {
     for (key, value) in members { self[key] = value }
@@ -74,6 +77,12 @@ public struct JSONObject: Sendable {
   public var members: [(key: String, value: JSON)] { entries.map { ($0.key, $0.value) } }
 
   public func contains(_ key: String) -> Bool { position(of: key) != nil }
+
+  /// Puts the members in the order of their keys.
+  mutating func sortByKey() {
+    entries.sort { $0.key < $1.key }
+    if index != nil { rebuildIndex() }
+  }
 
   /// Visits members in order without building an array; the serializer's hot path.
   func forEachMember(_ body: (String, JSON) -> Void) {

@@ -1,0 +1,40 @@
+extension Connection {
+  /// Sends a notification to the client (e.g. `textDocument/publishDiagnostics`). Thread-safe.
+  public func send<N: NotificationType>(_ notification: N) {
+    if let params = Connection.params(notification) {
+      send(notification: N.method, params: params)
+    } else {
+      send(notification: N.method)
+    }
+  }
+
+  /// Sends a request to the client and calls `onResponse` on the worker with its decoded reply (a reply that does
+  /// not decode is `InvalidParams`). Thread-safe; see `sendRequest(method:params:onResponse:)`.
+  @discardableResult
+  public func send<R: RequestType>(
+    _ request: R, onResponse: @escaping @Sendable (Result<R.Response, ResponseError>) -> Void = { _ in }
+  ) -> RequestID {
+    let decode: @Sendable (Result<JSON, ResponseError>) -> Void = { result in
+      onResponse(
+        result.flatMap { json in
+          do throws(JSONDecodingError) {
+            return .success(try R.Response(json: json))
+          } catch {
+            return .failure(.invalidParams(error.description))
+          }
+        })
+    }
+    if let params = Connection.params(request) {
+      return sendRequest(method: R.method, params: params, onResponse: decode)
+    }
+    return sendRequest(method: R.method, onResponse: decode)
+  }
+
+  /// A message's params, or nil for a message without fields: the specification's parameterless messages (the
+  /// refresh requests) are sent without `params`.
+  private static func params(_ message: some MessageType) -> JSON? {
+    let json = message.toJSON()
+    if case .object(let object) = json, object.isEmpty { return nil }
+    return json
+  }
+}

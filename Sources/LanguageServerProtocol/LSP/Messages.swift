@@ -1,0 +1,26 @@
+/// A protocol message: a type that knows its method and carries its params as its own fields, so a message is
+/// decoded from its params and encoded into them with no field written twice.
+public protocol MessageType: Codable, Sendable {
+  /// The method name on the wire, e.g. `textDocument/hover`.
+  static var method: String { get }
+}
+
+/// A request, which gets exactly one reply: `Response` (or an error).
+public protocol RequestType: MessageType {
+  associatedtype Response: Codable & Sendable
+}
+
+/// A notification, which gets no reply.
+public protocol NotificationType: MessageType {}
+
+/// The reply of requests whose result is `null` (`shutdown`, the refresh requests a server sends).
+public struct VoidResponse: Codable, Sendable, Equatable {
+  public init() {}
+
+  public init(from decoder: any Decoder) throws {}
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encodeNil()
+  }
+}

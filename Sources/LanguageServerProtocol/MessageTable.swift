@@ -1,0 +1,58 @@
+/// The messages a server handles, each with its typed handler: the one list that drives both decoding and dispatch.
+///
+/// An entry is made from a message type and a method of the handler, `table.on(LSP.HoverRequest.self,
+/// LanguageServer.hover)`, so the compiler checks that the method takes that message and returns its `Response`.
+/// The table decodes the params into the message (a mismatch is `InvalidParams` naming the field), calls the method
+/// and encodes what it returns; nothing outside it sees a request's JSON.
+///
+/// Handlers are unapplied methods (`(Handler) -> (Message) -> …`), so the table holds no reference to a handler and
+/// one table can serve any number of them.
+public struct MessageTable<Handler: AnyObject> {
+  private typealias RequestEntry = (Handler, RequestMessage, RequestContext) throws -> JSON
+  private typealias NotificationEntry = (Handler, NotificationMessage, Connection) throws -> Void
+
+  private var requests: [String: RequestEntry] = [:]
+  private var notifications: [String: NotificationEntry] = [:]
+
+  public init() {}
+
+  /// Answers `R` with `handle`.
+  public mutating func on<R: RequestType>(_ type: R.Type, _ handle: @escaping (Handler) -> (R) throws -> R.Response) {
+    requests[R.method] = { handler, message, _ in try handle(handler)(message.decodeParams(R.self)).toJSON() }
+  }
+
+  /// Answers `R` with `handle`, which also gets the request's context (cancellation, the connection).
+  public mutating func on<R: RequestType>(
+    _ type: R.Type, _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
+  ) {
+    requests[R.method] = { handler, message, context in
+      try handle(handler)(message.decodeParams(R.self), context).toJSON()
+    }
+  }
+
+  /// Handles the notification `N` with `handle`.
+  public mutating func on<N: NotificationType>(_ type: N.Type, _ handle: @escaping (Handler) -> (N) throws -> Void) {
+    notifications[N.method] = { handler, message, _ in try handle(handler)(message.decodeParams(N.self)) }
+  }
+
+  /// The methods of the requests in the table.
+  public var requestMethods: Set<String> { Set(requests.keys) }
+
+  /// The methods of the notifications in the table.
+  public var notificationMethods: Set<String> { Set(notifications.keys) }
+
+  /// The encoded result of a request, or `MethodNotFound` for a method not in the table.
+  public func handle(_ request: RequestMessage, by handler: Handler, context: RequestContext) throws -> JSON {
+    guard let entry = requests[request.method] else { throw ResponseError.methodNotFound(request.method) }
+    return try entry(handler, request, context)
+  }
+
+  /// Handles a notification; one not in the table is ignored, as the specification asks of servers. Returns
+  /// whether it was in the table.
+  @discardableResult
+  public func handle(_ notification: NotificationMessage, by handler: Handler, connection: Connection) throws -> Bool {
+    guard let entry = notifications[notification.method] else { return false }
+    try entry(handler, notification, connection)
+    return true
+  }
+}
