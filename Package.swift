@@ -42,12 +42,12 @@ let package = Package(
     /// The interactive loop, its commands, its files and its charts; with LineEditing, the only code that touches the terminal.
     .target(
       name: "TaxProREPL",
-      dependencies: ["TaxProCore", "TaxProLibrary", "LineEditing"]
+      dependencies: ["TaxProCore", "TaxProLibrary", "LineEditing", "JSONValue"]
     ),
     /// The executable: argument handling and wiring.
     .executableTarget(
       name: "taxpro",
-      dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL"]
+      dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL", "JSONValue"]
     ),
     // Shared by the test targets (seeded randomness, a large-stack thread); no product depends on it.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,75 +1,49 @@
+import JSONValue
 import TaxProCore
 
 /// `taxpro explain --json`: the whole explanation as JSON for other tools (editors, notebooks, tests).
 ///
 /// The shape is documented in docs/EXPLAIN_JSON.md and only grows: fields are added, never renamed or removed, so that
 /// tools written against one version keep working. Exact figures are strings of decimal digits, so that no JSON reader
-/// turns money into binary floating point.
+/// turns money into binary floating point. Built as a `JSON` value (members in the order written here) and written by
+/// the one serializer the language server and the REPL's files use.
 enum ExplanationJSON {
   static func render(
     expression: String, value: Value, steps: [ExplanationStep], year: Int, renderer: ExplanationRenderer
   ) -> String {
-    var fields: [(String, String)] = [
-      ("expression", string(expression)), ("year", String(year)), ("value", valueJSON(value)),
+    var object: JSONObject = [
+      "expression": .string(expression), "year": .integer(year), "value": valueJSON(value),
       // What the result leaves out, beside it (the outermost formula's notes).
-      ("notes", array(renderer.notes(for: steps).map(string))),
+      "notes": .array(renderer.notes(for: steps).map(JSON.string)),
     ]
     if let (name, documentation) = renderer.documentation(for: steps) {
-      fields.append(("documentation", documentationJSON(name: name, documentation)))
+      object["documentation"] = documentationJSON(name: name, documentation)
     }
-    fields.append(("steps", array(steps.map { stepJSON($0, renderer) })))
-    return object(fields)
+    object["steps"] = .array(steps.map { stepJSON($0, renderer) })
+    return JSON.object(object).serializedString()
   }
 
   // MARK: Building blocks
 
-  static func object(_ fields: [(String, String)]) -> String {
-    "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+  static func decimal(_ value: ExactDecimal) -> JSON { .string(value.trimmed.description) }
+
+  static func strings(_ list: [String]) -> JSON { .array(list.map(JSON.string)) }
+
+  static func valueJSON(_ value: Value) -> JSON {
+    var object: JSONObject = ["type": .string(value.type.description), "text": .string(ValueFormatter.format(value))]
+    if let decimal = value.decimal { object["exact"] = .string(decimal.trimmed.description) }
+    return .object(object)
   }
 
-  static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
-
-  static func string(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
-  }
-
-  static func decimal(_ value: ExactDecimal) -> String { string(value.trimmed.description) }
-
-  static func valueJSON(_ value: Value) -> String {
-    var fields = [("type", string(value.type.description)), ("text", string(ValueFormatter.format(value)))]
-    if let decimal = value.decimal { fields.append(("exact", string(decimal.trimmed.description))) }
-    return object(fields)
-  }
-
-  static func documentationJSON(name: String, _ documentation: Documentation) -> String {
-    var fields: [(String, String)] = [("name", string(name)), ("summary", string(documentation.summary))]
-    let optional: [(String, String?)] = [
-      ("definition", documentation.definition), ("instruction", documentation.instruction), ("tip", documentation.tip),
-    ]
-    for (key, text) in optional {
-      if let text { fields.append((key, string(text))) }
-    }
-    fields.append(("topic", array(documentation.topic.map(string))))
-    fields.append(("references", array(documentation.references.map(string))))
-    fields.append(("notes", array(documentation.notes.map(string))))
-    return object(fields)
+  static func documentationJSON(name: String, _ documentation: Documentation) -> JSON {
+    var object: JSONObject = ["name": .string(name), "summary": .string(documentation.summary)]
+    object["definition"] = documentation.definition.map(JSON.string)
+    object["instruction"] = documentation.instruction.map(JSON.string)
+    object["tip"] = documentation.tip.map(JSON.string)
+    object["topic"] = strings(documentation.topic)
+    object["references"] = strings(documentation.references)
+    object["notes"] = strings(documentation.notes)
+    return .object(object)
   }
 
   /// A stable name for each arithmetic operation (the Swift case names, spelled out so that a rename cannot leak).
@@ -86,98 +60,99 @@ enum ExplanationJSON {
 
   // MARK: Steps
 
-  static func stepJSON(_ step: ExplanationStep, _ renderer: ExplanationRenderer) -> String {
-    var fields: [(String, String)] = []
+  static func stepJSON(_ step: ExplanationStep, _ renderer: ExplanationRenderer) -> JSON {
+    var object = JSONObject()
     switch step.kind {
     case .formula(let name, let arguments):
-      fields.append(("kind", string("formula")))
-      fields.append(("name", string(name)))
-      fields.append(("arguments", object(arguments.map { ($0.name, valueJSON($0.value)) })))
+      object["kind"] = "formula"
+      object["name"] = .string(name)
+      object["arguments"] = .object(JSONObject(arguments.map { ($0.name, valueJSON($0.value)) }))
       if let documentation = renderer.program.formula(named: name)?.documentation {
-        if !documentation.summary.isEmpty { fields.append(("summary", string(documentation.summary))) }
-        if !documentation.notes.isEmpty { fields.append(("notes", array(documentation.notes.map(string)))) }
+        if !documentation.summary.isEmpty { object["summary"] = .string(documentation.summary) }
+        if !documentation.notes.isEmpty { object["notes"] = .array(documentation.notes.map(JSON.string)) }
       }
     case .binding(let name):
-      fields += [("kind", string("let")), ("name", string(name))]
-      if let expression = renderer.letExpression(of: step) { fields.append(("expression", string(expression))) }
+      object["kind"] = "let"
+      object["name"] = .string(name)
+      object["expression"] = renderer.letExpression(of: step).map(JSON.string)
     case .parameter(let jurisdiction, let year, let name):
-      fields += [
-        ("kind", string("parameter")), ("jurisdiction", string(jurisdiction)), ("year", String(year)),
-        ("name", string(name)),
-      ]
-      if let fullName = renderer.program.jurisdictions[jurisdiction]?.fullName {
-        fields.append(("jurisdictionName", string(fullName)))
-      }
+      object["kind"] = "parameter"
+      object["jurisdiction"] = .string(jurisdiction)
+      object["year"] = .integer(year)
+      object["name"] = .string(name)
+      object["jurisdictionName"] = (renderer.program.jurisdictions[jurisdiction]?.fullName).map(JSON.string)
     case .constant(let name):
-      fields += [("kind", string("constant")), ("name", string(name))]
+      object["kind"] = "constant"
+      object["name"] = .string(name)
     case .brackets(let computation, let builtin):
-      fields += bracketFields(computation, builtin: builtin, renderer)
+      bracketFields(computation, builtin: builtin, renderer, into: &object)
     case .builtin(let builtin, let arguments):
-      fields += [
-        ("kind", string("builtin")), ("name", string(builtin.name)), ("arguments", array(arguments.map(valueJSON))),
-      ]
+      object["kind"] = "builtin"
+      object["name"] = .string(builtin.name)
+      object["arguments"] = .array(arguments.map(valueJSON))
     case .arithmetic(let operation, let left, let right):
-      fields += [
-        ("kind", string("arithmetic")), ("operation", string(operationName(operation))),
-        ("symbol", string(operation.symbol)), ("left", valueJSON(left)), ("right", valueJSON(right)),
-      ]
+      object["kind"] = "arithmetic"
+      object["operation"] = .string(operationName(operation))
+      object["symbol"] = .string(operation.symbol)
+      object["left"] = valueJSON(left)
+      object["right"] = valueJSON(right)
     case .comparison(let op, let left, let right):
-      fields += [
-        ("kind", string("comparison")), ("operator", string(op.rawValue)), ("left", valueJSON(left)),
-        ("right", valueJSON(right)),
-      ]
+      object["kind"] = "comparison"
+      object["operator"] = .string(op.rawValue)
+      object["left"] = valueJSON(left)
+      object["right"] = valueJSON(right)
     case .condition(let taken):
-      fields += [("kind", string("condition")), ("taken", taken ? "true" : "false")]
-      if let condition = renderer.conditionText(of: step) { fields.append(("condition", string(condition))) }
+      object["kind"] = "condition"
+      object["taken"] = .bool(taken)
+      object["condition"] = renderer.conditionText(of: step).map(JSON.string)
     case .check:
-      fields.append(("kind", string("check")))
+      object["kind"] = "check"
     }
-    fields.append(("value", valueJSON(step.value)))
+    object["value"] = valueJSON(step.value)
     if let location = renderer.location(of: step.span) {
-      fields.append(
-        ("location", object([
-          ("file", string(location.file)), ("line", String(location.line)), ("column", String(location.column)),
-        ])))
+      object["location"] = [
+        "file": .string(location.file), "line": .integer(location.line), "column": .integer(location.column),
+      ]
     }
-    if !step.children.isEmpty { fields.append(("steps", array(step.children.map { stepJSON($0, renderer) }))) }
-    return object(fields)
+    if !step.children.isEmpty { object["steps"] = .array(step.children.map { stepJSON($0, renderer) }) }
+    return .object(object)
   }
 
   static func bracketFields(
-    _ computation: BracketComputation, builtin: Builtin, _ renderer: ExplanationRenderer
-  ) -> [(String, String)] {
-    var fields: [(String, String)] = [("kind", string("brackets")), ("function", string(builtin.name))]
+    _ computation: BracketComputation, builtin: Builtin, _ renderer: ExplanationRenderer, into object: inout JSONObject
+  ) {
+    object["kind"] = "brackets"
+    object["function"] = .string(builtin.name)
     if let origin = computation.table.origin {
-      fields.append(("table", string(origin)))
+      object["table"] = .string(origin)
       if let (code, name, year) = ExplanationRenderer.parseOrigin(origin) {
-        fields += [("jurisdiction", string(code)), ("parameter", string(name)), ("tableYear", String(year))]
-        if let fullName = renderer.program.jurisdictions[code]?.fullName {
-          fields.append(("jurisdictionName", string(fullName)))
-        }
+        object["jurisdiction"] = .string(code)
+        object["parameter"] = .string(name)
+        object["tableYear"] = .integer(year)
+        object["jurisdictionName"] = (renderer.program.jurisdictions[code]?.fullName).map(JSON.string)
       }
     }
-    fields.append(("amount", string(computation.amount.description)))
-    let portions = computation.portions.map { portion in
-      object([
-        ("lower", string(portion.lower.description)),
-        ("upper", portion.upper.map { string($0.description) } ?? "null"),
-        ("rate", decimal(portion.rate)),
-        ("portion", string(portion.portion.description)),
-        ("tax", decimal(portion.tax)),
-      ])
-    }
-    fields.append(("brackets", array(portions)))
-    fields.append(
-      ("rows", array(computation.table.rows.map { object([("threshold", decimal($0.threshold)), ("rate", decimal($0.rate))]) })))
-    fields.append(("exactTotal", decimal(computation.exactTotal)))
-    fields.append(("total", string(computation.total.description)))
-    fields.append(("marginalRate", decimal(computation.marginalRate)))
-    fields.append(("averageRate", decimal(computation.averageRate)))
+    object["amount"] = .string(computation.amount.description)
+    object["brackets"] = .array(
+      computation.portions.map { portion in
+        [
+          "lower": .string(portion.lower.description),
+          "upper": portion.upper.map { .string($0.description) } ?? .null,
+          "rate": decimal(portion.rate),
+          "portion": .string(portion.portion.description),
+          "tax": decimal(portion.tax),
+        ]
+      })
+    object["rows"] = .array(
+      computation.table.rows.map { ["threshold": decimal($0.threshold), "rate": decimal($0.rate)] })
+    object["exactTotal"] = decimal(computation.exactTotal)
+    object["total"] = .string(computation.total.description)
+    object["marginalRate"] = decimal(computation.marginalRate)
+    object["averageRate"] = decimal(computation.averageRate)
     if let next = computation.table.rows.first(where: { $0.threshold > computation.amount }) {
-      fields.append(("nextBracket", object([("threshold", decimal(next.threshold)), ("rate", decimal(next.rate))])))
+      object["nextBracket"] = ["threshold": decimal(next.threshold), "rate": decimal(next.rate)]
     } else {
-      fields.append(("nextBracket", "null"))
+      object["nextBracket"] = .null
     }
-    return fields
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONValue
 
 #if canImport(Glibc)
   import Glibc
@@ -84,7 +85,7 @@ public struct JSONFileStore<Document: Codable> {
     }
     let data: Data
     do {
-      data = try Self.encoder().encode(document)
+      data = try Self.encode(document)
     } catch {
       throw StorageError.cannotEncode(path: path, reason: "\(error)")
     }
@@ -140,8 +141,9 @@ public struct JSONFileStore<Document: Codable> {
     guard String(data: data, encoding: .utf8) != nil else {
       return .failure(DecodeFailure("not text (invalid UTF-8)"))
     }
+    guard let json = try? JSON.parse(data) else { return .failure(DecodeFailure("not valid JSON")) }
     do {
-      return .success(try decoder().decode(Document.self, from: data))
+      return .success(try JSONValueDecoder().decode(Document.self, from: json))
     } catch let error as DecodingError {
       return .failure(DecodeFailure(describe(error)))
     } catch {
@@ -183,18 +185,9 @@ public struct JSONFileStore<Document: Codable> {
       Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
   }
 
-  static func encoder() -> JSONEncoder {
-    let encoder = JSONEncoder()
-    // Sorted and indented so the files diff well and a curious user can read them.
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    return encoder
-  }
-
-  static func decoder() -> JSONDecoder {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    return decoder
+  /// Sorted and indented so the files diff well and a curious user can read them; dates as RFC 3339 text.
+  static func encode(_ document: Document) throws -> Data {
+    Data(try JSONValueEncoder().encode(document).prettySerialized(sortingKeys: true))
   }
 
   static func describe(_ error: DecodingError) -> String {
