@@ -1,9 +1,11 @@
-/// The messages a server handles, each with its typed handler: the one list that drives both decoding and dispatch.
+/// The messages a server handles, each with its typed handler: the one list that drives decoding, dispatch and the
+/// capabilities the server announces.
 ///
 /// An entry is made from a message type and a method of the handler, `table.on(LSP.HoverRequest.self,
 /// LanguageServer.hover)`, so the compiler checks that the method takes that message and returns its `Response`.
 /// The table decodes the params into the message (a mismatch is `InvalidParams` naming the field), calls the method
-/// and encodes what it returns; nothing outside it sees a request's JSON.
+/// and encodes what it returns; nothing outside it sees a request's JSON. A request's entry also announces it in
+/// `capabilities`, under its `capability` key, with the options given (or `true`).
 ///
 /// Handlers are unapplied methods (`(Handler) -> (Message) -> …`), so the table holds no reference to a handler and
 /// one table can serve any number of them.
@@ -13,21 +15,47 @@ public struct MessageTable<Handler: AnyObject> {
 
   private var requests: [String: RequestEntry] = [:]
   private var notifications: [String: NotificationEntry] = [:]
+  /// The server capabilities the entries announce, in the order they were made.
+  public private(set) var capabilities = JSONObject()
 
   public init() {}
 
-  /// Answers `R` with `handle`.
-  public mutating func on<R: RequestType>(_ type: R.Type, _ handle: @escaping (Handler) -> (R) throws -> R.Response) {
+  /// Answers `R` with `handle`, announcing it with `options` (`true` when nil).
+  public mutating func on<R: RequestType>(
+    _ type: R.Type, options: (any Encodable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
+  ) {
+    announce(R.self, options)
     requests[R.method] = { handler, message, _ in try handle(handler)(message.decodeParams(R.self)).toJSON() }
   }
 
   /// Answers `R` with `handle`, which also gets the request's context (cancellation, the connection).
   public mutating func on<R: RequestType>(
-    _ type: R.Type, _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
+    _ type: R.Type, options: (any Encodable)? = nil,
+    _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
   ) {
+    announce(R.self, options)
     requests[R.method] = { handler, message, context in
       try handle(handler)(message.decodeParams(R.self), context).toJSON()
     }
+  }
+
+  private mutating func announce<R: RequestType>(_ type: R.Type, _ options: (any Encodable)?) {
+    guard let key = R.capability else { return }
+    capabilities[key] = options?.toJSON() ?? true
+  }
+
+  /// Announces a capability that belongs to no single request (`positionEncoding`, `textDocumentSync`).
+  public mutating func announce(_ key: String, _ value: some Encodable) {
+    capabilities[key] = value.toJSON()
+  }
+
+  /// The capabilities without those of `requests`, which the server handles but does not offer to this client.
+  public func capabilities(without requests: [any RequestType.Type]) -> JSONObject {
+    var result = capabilities
+    for request in requests {
+      if let key = request.capability { result[key] = nil }
+    }
+    return result
   }
 
   /// Handles the notification `N` with `handle`.

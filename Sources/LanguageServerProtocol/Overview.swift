@@ -5,7 +5,7 @@
 //   ByteStreams, MessageReader, MessageWriter      byte sources/sinks and the header framing
 //   JSONRPCErrors, JSONRPCMessages                 ids, requests, notifications, responses, classification
 //   Connection, ServerLifecycle                    the reader-thread + single-worker loop, and the LSP lifecycle
-//   MessageTable, Connection+Messages              typed dispatch of incoming messages, typed sending
+//   MessageTable, Connection+Messages              typed dispatch (and the capabilities it announces), typed sending
 //   LSP/                                           one type per message (`Messages.swift`: `RequestType`,
 //                                                  `NotificationType`) and the structures they carry, in `LSP`
 //

@@ -75,31 +75,45 @@ public final class LanguageServer: MessageHandler {
 
   // MARK: Dispatch
 
-  /// Every message the server handles, with its handler: the one list that decodes and dispatches them. A method
-  /// not here is `MethodNotFound` (a request) or ignored (a notification).
+  /// Every message the server handles, with its handler: the one list that decodes and dispatches them and announces
+  /// them in the `initialize` result. A method not here is `MethodNotFound` (a request) or ignored (a notification).
   static func messageTable() -> MessageTable<LanguageServer> {
     var table = MessageTable<LanguageServer>()
+    table.announce("positionEncoding", LSP.PositionEncodingKind.utf16)
+    table.announce("textDocumentSync", LSP.TextDocumentSyncOptions(openClose: true, change: .incremental))
     table.on(LSP.InitializeRequest.self, LanguageServer.initialize)
     table.on(LSP.ShutdownRequest.self, LanguageServer.shutdown)
-    table.on(LSP.CompletionRequest.self, LanguageServer.completion)
+    table.on(
+      LSP.CompletionRequest.self, options: LSP.CompletionOptions(triggerCharacters: ["."], resolveProvider: false),
+      LanguageServer.completion)
     table.on(LSP.HoverRequest.self, LanguageServer.hover)
-    table.on(LSP.SignatureHelpRequest.self, LanguageServer.signatureHelp)
+    table.on(
+      LSP.SignatureHelpRequest.self,
+      options: LSP.SignatureHelpOptions(triggerCharacters: ["(", ","], retriggerCharacters: [","]),
+      LanguageServer.signatureHelp)
     table.on(LSP.DefinitionRequest.self, LanguageServer.definition)
     table.on(LSP.ReferencesRequest.self, LanguageServer.references)
     table.on(LSP.DocumentHighlightRequest.self, LanguageServer.highlights)
-    table.on(LSP.PrepareRenameRequest.self, LanguageServer.prepareRename)
-    table.on(LSP.RenameRequest.self, LanguageServer.rename)
     table.on(LSP.DocumentSymbolRequest.self, LanguageServer.documentSymbols)
     table.on(LSP.WorkspaceSymbolsRequest.self, LanguageServer.workspaceSymbols)
-    table.on(LSP.DocumentSemanticTokensRequest.self, LanguageServer.semanticTokens)
+    table.on(LSP.CodeActionRequest.self, options: LSP.CodeActionOptions(codeActionKinds: [.quickFix]), LanguageServer.codeActions)
+    table.on(LSP.CodeLensRequest.self, options: LSP.ResolveOptions(resolveProvider: false), LanguageServer.codeLenses)
+    table.on(LSP.RenameRequest.self, options: LSP.RenameOptions(prepareProvider: true), LanguageServer.rename)
+    table.on(LSP.PrepareRenameRequest.self, LanguageServer.prepareRename)
+    table.on(LSP.DocumentFormattingRequest.self, LanguageServer.formatting)
     table.on(LSP.FoldingRangeRequest.self, LanguageServer.foldingRanges)
     table.on(LSP.SelectionRangeRequest.self, LanguageServer.selectionRanges)
-    table.on(LSP.InlayHintRequest.self, LanguageServer.inlayHints)
-    table.on(LSP.CodeLensRequest.self, LanguageServer.codeLenses)
-    table.on(LSP.CodeActionRequest.self, LanguageServer.codeActions)
-    table.on(LSP.DocumentFormattingRequest.self, LanguageServer.formatting)
-    table.on(LSP.DocumentDiagnosticsRequest.self, LanguageServer.pullDiagnostics)
-    table.on(LSP.ExecuteCommandRequest.self, LanguageServer.executeCommand)
+    table.on(
+      LSP.ExecuteCommandRequest.self, options: LSP.ExecuteCommandOptions(commands: LanguageServer.commands),
+      LanguageServer.executeCommand)
+    table.on(
+      LSP.DocumentSemanticTokensRequest.self, options: LSP.SemanticTokensOptions(legend: LanguageServer.legend, full: true),
+      LanguageServer.semanticTokens)
+    table.on(LSP.InlayHintRequest.self, options: LSP.ResolveOptions(resolveProvider: false), LanguageServer.inlayHints)
+    table.on(
+      LSP.DocumentDiagnosticsRequest.self,
+      options: LSP.DiagnosticOptions(identifier: "taxpro", interFileDependencies: true, workspaceDiagnostics: false),
+      LanguageServer.pullDiagnostics)
     table.on(LSP.InitializedNotification.self, LanguageServer.initialized)
     table.on(LSP.ExitNotification.self, LanguageServer.exit)
     table.on(LSP.DidOpenTextDocumentNotification.self, LanguageServer.didOpen)
@@ -159,33 +173,10 @@ public final class LanguageServer: MessageHandler {
     connection?.stop()
   }
 
-  func capabilities() -> LSP.ServerCapabilities {
-    var capabilities = LSP.ServerCapabilities()
-    capabilities.positionEncoding = .utf16
-    capabilities.textDocumentSync = LSP.TextDocumentSyncOptions(openClose: true, change: .incremental)
-    capabilities.completionProvider = LSP.CompletionOptions(triggerCharacters: ["."], resolveProvider: false)
-    capabilities.hoverProvider = true
-    capabilities.signatureHelpProvider = LSP.SignatureHelpOptions(
-      triggerCharacters: ["(", ","], retriggerCharacters: [","])
-    capabilities.definitionProvider = true
-    capabilities.referencesProvider = true
-    capabilities.documentHighlightProvider = true
-    capabilities.documentSymbolProvider = true
-    capabilities.workspaceSymbolProvider = true
-    capabilities.codeActionProvider = LSP.CodeActionOptions(codeActionKinds: [.quickFix])
-    capabilities.codeLensProvider = LSP.ResolveOptions(resolveProvider: false)
-    capabilities.renameProvider = LSP.RenameOptions(prepareProvider: true)
-    capabilities.documentFormattingProvider = true
-    capabilities.foldingRangeProvider = true
-    capabilities.selectionRangeProvider = true
-    capabilities.executeCommandProvider = LSP.ExecuteCommandOptions(commands: LanguageServer.commands)
-    capabilities.semanticTokensProvider = LSP.SemanticTokensOptions(legend: LanguageServer.legend, full: true)
-    capabilities.inlayHintProvider = LSP.ResolveOptions(resolveProvider: false)
-    if usesPullDiagnostics {
-      capabilities.diagnosticProvider = LSP.DiagnosticOptions(
-        identifier: "taxpro", interFileDependencies: true, workspaceDiagnostics: false)
-    }
-    return capabilities
+  /// What the table announces; pull diagnostics only to clients that pull (the others get them pushed, and would
+  /// otherwise be shown them twice).
+  func capabilities() -> JSON {
+    .object(messages.capabilities(without: usesPullDiagnostics ? [] : [LSP.DocumentDiagnosticsRequest.self]))
   }
 
   // MARK: Settings

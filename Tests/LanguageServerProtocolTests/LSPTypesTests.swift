@@ -253,54 +253,27 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
     try expectEncoding(LSP.DocumentDiagnosticReport.unchanged(resultId: "9"), #"{"kind":"unchanged","resultId":"9"}"#)
   }
 
-  @Test func serverCapabilitiesBuilder() throws {
-    var capabilities = LSP.ServerCapabilities()
-    capabilities.positionEncoding = .utf16
-    capabilities.textDocumentSync = LSP.TextDocumentSyncOptions(openClose: true, change: .incremental)
-    capabilities.completionProvider = LSP.CompletionOptions(triggerCharacters: ["."], resolveProvider: false)
-    capabilities.hoverProvider = true
-    capabilities.signatureHelpProvider = LSP.SignatureHelpOptions(triggerCharacters: ["(", ","])
-    capabilities.definitionProvider = true
-    capabilities.referencesProvider = true
-    capabilities.documentHighlightProvider = true
-    capabilities.documentSymbolProvider = true
-    capabilities.workspaceSymbolProvider = true
-    capabilities.codeActionProvider = LSP.CodeActionOptions(codeActionKinds: [.quickFix])
-    capabilities.codeLensProvider = LSP.ResolveOptions(resolveProvider: false)
-    capabilities.documentFormattingProvider = true
-    capabilities.renameProvider = LSP.RenameOptions(prepareProvider: true)
-    capabilities.foldingRangeProvider = true
-    capabilities.executeCommandProvider = LSP.ExecuteCommandOptions(commands: ["taxpro.runTest"])
-    capabilities.semanticTokensProvider = LSP.SemanticTokensOptions(
-      legend: LSP.SemanticTokensLegend(tokenTypes: ["function"], tokenModifiers: []), full: true)
-    capabilities.inlayHintProvider = LSP.ResolveOptions()
-    capabilities.diagnosticProvider = LSP.DiagnosticOptions(interFileDependencies: true, workspaceDiagnostics: false)
-    let result = LSP.InitializeResult(capabilities: capabilities, serverInfo: LSP.ServerInfo(name: "taxpro", version: "0.1"))
+  @Test func capabilityOptions() throws {
     try expectEncoding(
-      result,
-      """
-      {"capabilities": {
-        "positionEncoding": "utf-16",
-        "textDocumentSync": {"openClose": true, "change": 2},
-        "completionProvider": {"triggerCharacters": ["."], "resolveProvider": false},
-        "hoverProvider": true,
-        "signatureHelpProvider": {"triggerCharacters": ["(", ","]},
-        "definitionProvider": true,
-        "referencesProvider": true,
-        "documentHighlightProvider": true,
-        "documentSymbolProvider": true,
-        "codeActionProvider": {"codeActionKinds": ["quickfix"]},
-        "codeLensProvider": {"resolveProvider": false},
-        "documentFormattingProvider": true,
-        "renameProvider": {"prepareProvider": true},
-        "foldingRangeProvider": true,
-        "executeCommandProvider": {"commands": ["taxpro.runTest"]},
-        "semanticTokensProvider": {"legend": {"tokenTypes": ["function"], "tokenModifiers": []}, "full": true},
-        "inlayHintProvider": {},
-        "diagnosticProvider": {"interFileDependencies": true, "workspaceDiagnostics": false},
-        "workspaceSymbolProvider": true
-      }, "serverInfo": {"name": "taxpro", "version": "0.1"}}
-      """)
+      LSP.TextDocumentSyncOptions(openClose: true, change: .incremental), #"{"openClose":true,"change":2}"#)
+    try expectEncoding(
+      LSP.CompletionOptions(triggerCharacters: ["."], resolveProvider: false),
+      #"{"triggerCharacters":["."],"resolveProvider":false}"#)
+    try expectEncoding(LSP.SignatureHelpOptions(triggerCharacters: ["(", ","]), #"{"triggerCharacters":["(",","]}"#)
+    try expectEncoding(LSP.CodeActionOptions(codeActionKinds: [.quickFix]), #"{"codeActionKinds":["quickfix"]}"#)
+    try expectEncoding(LSP.ResolveOptions(resolveProvider: false), #"{"resolveProvider":false}"#)
+    try expectEncoding(LSP.ResolveOptions(), #"{}"#)
+    try expectEncoding(LSP.RenameOptions(prepareProvider: true), #"{"prepareProvider":true}"#)
+    try expectEncoding(LSP.ExecuteCommandOptions(commands: ["taxpro.runTest"]), #"{"commands":["taxpro.runTest"]}"#)
+    try expectEncoding(
+      LSP.SemanticTokensOptions(legend: LSP.SemanticTokensLegend(tokenTypes: ["function"], tokenModifiers: []), full: true),
+      #"{"legend":{"tokenTypes":["function"],"tokenModifiers":[]},"full":true}"#)
+    try expectEncoding(
+      LSP.DiagnosticOptions(interFileDependencies: true, workspaceDiagnostics: false),
+      #"{"interFileDependencies":true,"workspaceDiagnostics":false}"#)
+    try expectEncoding(
+      LSP.InitializeResult(capabilities: ["hoverProvider": true], serverInfo: LSP.ServerInfo(name: "taxpro", version: "0.1")),
+      #"{"capabilities":{"hoverProvider":true},"serverInfo":{"name":"taxpro","version":"0.1"}}"#)
   }
 
   @Test func formattingRequestsNeedTheirOptions() throws {
@@ -470,7 +443,7 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
       { _ = try LSP.CodeActionRequest(json: $0) }, { _ = try LSP.WorkspaceEdit(json: $0) },
       { _ = try LSP.DocumentSymbol(json: $0) }, { _ = try LSP.SelectionRange(json: $0) },
       { _ = try LSP.PrepareRenameResult(json: $0) }, { _ = try LSP.DocumentDiagnosticReport(json: $0) },
-      { _ = try LSP.ServerCapabilities(json: $0) }, { _ = try LSP.InitializeRequest(json: $0) },
+      { _ = try LSP.InitializeResult(json: $0) }, { _ = try LSP.InitializeRequest(json: $0) },
       { _ = try LSP.DidChangeTextDocumentNotification(json: $0) }, { _ = try LSP.DocumentFormattingRequest(json: $0) },
       { _ = try LSP.WorkspaceSymbol(json: $0) }, { _ = try LSP.CompletionItem(json: $0) },
     ]

@@ -8,9 +8,13 @@ final class TypedHandler {
   var opened: [LSP.DocumentURI] = []
   let table: MessageTable<TypedHandler> = {
     var table = MessageTable<TypedHandler>()
+    table.announce("positionEncoding", LSP.PositionEncodingKind.utf16)
     table.on(LSP.HoverRequest.self, TypedHandler.hover)
     table.on(LSP.ShutdownRequest.self, TypedHandler.shutdown)
     table.on(LSP.DefinitionRequest.self, TypedHandler.definition)
+    table.on(LSP.DocumentDiagnosticsRequest.self, options: LSP.DiagnosticOptions(interFileDependencies: true, workspaceDiagnostics: false)) {
+      _ in { _ in .full(resultId: nil, items: []) }
+    }
     table.on(LSP.DidOpenTextDocumentNotification.self, TypedHandler.didOpen)
     return table
   }()
@@ -62,8 +66,21 @@ final class TypedHandler {
     #expect(result.response(4)?["error"] == ["code": -32803, "message": "nowhere"])
     #expect(result.response(5)?["error"]?["code"] == -32601)
     #expect(result.response(6) == ["jsonrpc": "2.0", "id": 6, "result": nil])
-    #expect(handler.table.requestMethods == ["textDocument/hover", "shutdown", "textDocument/definition"])
+    #expect(
+      handler.table.requestMethods == ["textDocument/hover", "shutdown", "textDocument/definition", "textDocument/diagnostic"])
     #expect(handler.table.notificationMethods == ["textDocument/didOpen"])
+  }
+
+  /// What a table handles is what it announces, in the order of its entries; `shutdown` needs no capability.
+  @Test func capabilitiesComeFromTheEntries() {
+    let table = TypedHandler().table
+    #expect(
+      JSON.object(table.capabilities).serializedString()
+        == #"{"positionEncoding":"utf-16","hoverProvider":true,"definitionProvider":true,"diagnosticProvider":{"interFileDependencies":true,"workspaceDiagnostics":false}}"#
+    )
+    #expect(
+      table.capabilities(without: [LSP.DocumentDiagnosticsRequest.self])
+        == ["positionEncoding": "utf-16", "hoverProvider": true, "definitionProvider": true])
   }
 
   @Test func typedSendingWritesParamsAndDecodesReplies() throws {

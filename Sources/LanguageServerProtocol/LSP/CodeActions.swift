@@ -15,6 +15,8 @@ extension LSP {
   /// `textDocument/codeAction`: the actions for a range (often empty: the cursor).
   public struct CodeActionRequest: RequestType, Equatable {
     public static let method = "textDocument/codeAction"
+
+    public static let capability: String? = "codeActionProvider"
     public typealias Response = [CodeAction]?
 
     public var textDocument: TextDocumentIdentifier
@@ -56,6 +58,8 @@ extension LSP {
   /// `textDocument/codeLens`: the document's lenses.
   public struct CodeLensRequest: RequestType, Hashable {
     public static let method = "textDocument/codeLens"
+
+    public static let capability: String? = "codeLensProvider"
     public typealias Response = [CodeLens]?
 
     public var textDocument: TextDocumentIdentifier
@@ -83,6 +87,8 @@ extension LSP {
   /// `workspace/executeCommand`: a command the server listed in `executeCommandProvider`; the result is anything.
   public struct ExecuteCommandRequest: RequestType, Equatable {
     public static let method = "workspace/executeCommand"
+
+    public static let capability: String? = "executeCommandProvider"
     public typealias Response = JSON
 
     public var command: String

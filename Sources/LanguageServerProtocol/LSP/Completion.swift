@@ -2,6 +2,8 @@ extension LSP {
   /// `textDocument/completion` at a position. (Its `context`, how completion was triggered, is not read.)
   public struct CompletionRequest: RequestType, Hashable {
     public static let method = "textDocument/completion"
+
+    public static let capability: String? = "completionProvider"
     public typealias Response = CompletionList?
 
     public var textDocument: TextDocumentIdentifier

@@ -66,6 +66,8 @@ extension LSP {
   /// report it already has so the server can answer "unchanged".
   public struct DocumentDiagnosticsRequest: RequestType, Hashable {
     public static let method = "textDocument/diagnostic"
+
+    public static let capability: String? = "diagnosticProvider"
     public typealias Response = DocumentDiagnosticReport
 
     public var textDocument: TextDocumentIdentifier

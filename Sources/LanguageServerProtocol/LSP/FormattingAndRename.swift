@@ -9,6 +9,8 @@ extension LSP {
   /// `textDocument/formatting`: edits that lay the whole document out.
   public struct DocumentFormattingRequest: RequestType, Hashable {
     public static let method = "textDocument/formatting"
+
+    public static let capability: String? = "documentFormattingProvider"
     public typealias Response = [TextEdit]?
 
     public var textDocument: TextDocumentIdentifier
@@ -18,6 +20,8 @@ extension LSP {
   /// `textDocument/rangeFormatting`: edits that lay out a selection, as `formatting` does the whole document.
   public struct DocumentRangeFormattingRequest: RequestType, Hashable {
     public static let method = "textDocument/rangeFormatting"
+
+    public static let capability: String? = "documentRangeFormattingProvider"
     public typealias Response = [TextEdit]?
 
     public var textDocument: TextDocumentIdentifier
@@ -48,6 +52,8 @@ extension LSP {
   /// `textDocument/rename`: a `WorkspaceEdit` touching every reference.
   public struct RenameRequest: RequestType, Hashable {
     public static let method = "textDocument/rename"
+
+    public static let capability: String? = "renameProvider"
     public typealias Response = WorkspaceEdit?
 
     public var textDocument: TextDocumentIdentifier

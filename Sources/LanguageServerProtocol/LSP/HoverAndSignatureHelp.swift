@@ -2,6 +2,8 @@ extension LSP {
   /// `textDocument/hover`: what is under the cursor; `null` means nothing.
   public struct HoverRequest: RequestType, Hashable {
     public static let method = "textDocument/hover"
+
+    public static let capability: String? = "hoverProvider"
     public typealias Response = Hover?
 
     public var textDocument: TextDocumentIdentifier
@@ -24,6 +26,8 @@ extension LSP {
   /// the text alone.)
   public struct SignatureHelpRequest: RequestType, Hashable {
     public static let method = "textDocument/signatureHelp"
+
+    public static let capability: String? = "signatureHelpProvider"
     public typealias Response = SignatureHelp?
 
     public var textDocument: TextDocumentIdentifier

@@ -2,6 +2,8 @@ extension LSP {
   /// `textDocument/inlayHint`: the client asks only for the visible range.
   public struct InlayHintRequest: RequestType, Hashable {
     public static let method = "textDocument/inlayHint"
+
+    public static let capability: String? = "inlayHintProvider"
     public typealias Response = [InlayHint]?
 
     public var textDocument: TextDocumentIdentifier

@@ -31,12 +31,12 @@ extension LSP {
     public var name: String
   }
 
-  /// The result of `initialize`.
+  /// The result of `initialize`: what the server does (the capabilities its `MessageTable` announces) and who it is.
   public struct InitializeResult: Equatable, Sendable, Codable {
-    public var capabilities: ServerCapabilities
+    public var capabilities: JSON
     public var serverInfo: ServerInfo?
 
-    public init(capabilities: ServerCapabilities, serverInfo: ServerInfo? = nil) {
+    public init(capabilities: JSON, serverInfo: ServerInfo? = nil) {
       self.capabilities = capabilities
       self.serverInfo = serverInfo
     }

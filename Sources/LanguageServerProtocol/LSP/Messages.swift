@@ -8,6 +8,15 @@ public protocol MessageType: Codable, Sendable {
 /// A request, which gets exactly one reply: `Response` (or an error).
 public protocol RequestType: MessageType {
   associatedtype Response: Codable & Sendable
+
+  /// The member of the server's capabilities that announces this request (`hoverProvider`), or nil for a request
+  /// that needs none (`shutdown`) or is announced with another (`prepareRename`, in `renameProvider`'s options). A
+  /// server's `MessageTable` announces what it handles, so no capability is claimed without its handler.
+  static var capability: String? { get }
+}
+
+extension RequestType {
+  public static var capability: String? { nil }
 }
 
 /// A notification, which gets no reply.

@@ -2,6 +2,8 @@ extension LSP {
   /// `textDocument/definition`: where the symbol under the cursor is declared; `null` when nothing is.
   public struct DefinitionRequest: RequestType, Hashable {
     public static let method = "textDocument/definition"
+
+    public static let capability: String? = "definitionProvider"
     public typealias Response = [Location]?
 
     public var textDocument: TextDocumentIdentifier
@@ -11,6 +13,8 @@ extension LSP {
   /// `textDocument/references`: every use of the symbol under the cursor.
   public struct ReferencesRequest: RequestType, Hashable {
     public static let method = "textDocument/references"
+
+    public static let capability: String? = "referencesProvider"
     public typealias Response = [Location]?
 
     public var textDocument: TextDocumentIdentifier
@@ -27,6 +31,8 @@ extension LSP {
   /// `textDocument/documentHighlight`: the symbol under the cursor throughout its document.
   public struct DocumentHighlightRequest: RequestType, Hashable {
     public static let method = "textDocument/documentHighlight"
+
+    public static let capability: String? = "documentHighlightProvider"
     public typealias Response = [DocumentHighlight]?
 
     public var textDocument: TextDocumentIdentifier
@@ -56,6 +62,8 @@ extension LSP {
   /// `textDocument/foldingRange`.
   public struct FoldingRangeRequest: RequestType, Hashable {
     public static let method = "textDocument/foldingRange"
+
+    public static let capability: String? = "foldingRangeProvider"
     public typealias Response = [FoldingRange]?
 
     public var textDocument: TextDocumentIdentifier
@@ -86,6 +94,8 @@ extension LSP {
   /// `textDocument/selectionRange`: one answer is expected per position, in order.
   public struct SelectionRangeRequest: RequestType, Hashable {
     public static let method = "textDocument/selectionRange"
+
+    public static let capability: String? = "selectionRangeProvider"
     public typealias Response = [SelectionRange]?
 
     public var textDocument: TextDocumentIdentifier

@@ -2,6 +2,8 @@ extension LSP {
   /// `textDocument/semanticTokens/full`: the tokens of the whole document.
   public struct DocumentSemanticTokensRequest: RequestType, Hashable {
     public static let method = "textDocument/semanticTokens/full"
+
+    public static let capability: String? = "semanticTokensProvider"
     public typealias Response = SemanticTokens?
 
     public var textDocument: TextDocumentIdentifier

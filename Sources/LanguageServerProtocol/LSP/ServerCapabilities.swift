@@ -1,35 +1,5 @@
+/// The options a server announces its requests with in the `initialize` result (`MessageTable.on(_:options:_:)`).
 extension LSP {
-  /// What the server can do, answered in `initialize`. Start from an empty value and set the features the server
-  /// implements; everything left nil is omitted, which tells the client "not supported".
-  ///
-  /// Providers the specification types as `boolean | Options` are `Bool?` when the options carry nothing a server
-  /// needs, and an options struct otherwise (an options object means "enabled").
-  public struct ServerCapabilities: Equatable, Sendable, Codable {
-    public var positionEncoding: PositionEncodingKind?
-    public var textDocumentSync: TextDocumentSyncOptions?
-    public var completionProvider: CompletionOptions?
-    public var hoverProvider: Bool?
-    public var signatureHelpProvider: SignatureHelpOptions?
-    public var definitionProvider: Bool?
-    public var referencesProvider: Bool?
-    public var documentHighlightProvider: Bool?
-    public var documentSymbolProvider: Bool?
-    public var codeActionProvider: CodeActionOptions?
-    public var codeLensProvider: ResolveOptions?
-    public var documentFormattingProvider: Bool?
-    public var documentRangeFormattingProvider: Bool?
-    public var renameProvider: RenameOptions?
-    public var foldingRangeProvider: Bool?
-    public var executeCommandProvider: ExecuteCommandOptions?
-    public var selectionRangeProvider: Bool?
-    public var semanticTokensProvider: SemanticTokensOptions?
-    public var inlayHintProvider: ResolveOptions?
-    public var diagnosticProvider: DiagnosticOptions?
-    public var workspaceSymbolProvider: Bool?
-
-    public init() {}
-  }
-
   /// Which unit `Position.character` counts. Only UTF-16 is mandatory.
   public struct PositionEncodingKind: OpenEnumeration {
     public var rawValue: String

@@ -2,6 +2,8 @@ extension LSP {
   /// `textDocument/documentSymbol`: the document's outline.
   public struct DocumentSymbolRequest: RequestType, Hashable {
     public static let method = "textDocument/documentSymbol"
+
+    public static let capability: String? = "documentSymbolProvider"
     public typealias Response = [DocumentSymbol]?
 
     public var textDocument: TextDocumentIdentifier
@@ -10,6 +12,8 @@ extension LSP {
   /// `workspace/symbol`: the text typed into the client's symbol search.
   public struct WorkspaceSymbolsRequest: RequestType, Hashable {
     public static let method = "workspace/symbol"
+
+    public static let capability: String? = "workspaceSymbolProvider"
     public typealias Response = [WorkspaceSymbol]?
 
     public var query: String
