@@ -4,7 +4,7 @@ import TaxProCore
 extension LanguageServer {
   /// Asks a pulling client to pull again after something outside its open documents changed.
   func refreshPulledDiagnostics() {
-    guard usesPullDiagnostics, client.workspace?.diagnostics?.refreshSupport == true else { return }
+    guard usesPullDiagnostics else { return }
     connection?.send(LSP.DiagnosticsRefreshRequest())
   }
 

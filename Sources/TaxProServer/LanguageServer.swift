@@ -27,8 +27,14 @@ public final class LanguageServer: MessageHandler {
   var analyzerStorage: Analyzer?
   /// What the client said it can do, decoded once at `initialize`.
   var client = LSP.ClientCapabilities()
-  /// The client pulls diagnostics (`textDocument/diagnostic`), so the server does not push them as well.
-  var usesPullDiagnostics: Bool { client.textDocument?.diagnostic != nil }
+  /// The client pulls diagnostics (`textDocument/diagnostic`), so the server does not push them as well. Only a client
+  /// that can also be asked to pull again (`workspace/diagnostic/refresh`) is offered pulling: an edit in one file
+  /// changes the diagnostics of others, and a client that pulls only for the file it edits (Neovim 0.11, which also
+  /// ignores `relatedDocuments`) would keep showing the others' old ones. Such a client gets them pushed, as they
+  /// change.
+  var usesPullDiagnostics: Bool {
+    client.textDocument?.diagnostic != nil && client.workspace?.diagnostics?.refreshSupport == true
+  }
   var lineMaps: [FileID: (generation: Int, map: LineMap)] = [:]
   let log: @Sendable (String) -> Void
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.

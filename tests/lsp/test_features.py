@@ -30,8 +30,10 @@ async def test_capabilities_are_advertised_honestly(client: LanguageClient):
                      "signature_help_provider", "document_highlight_provider"):
         assert getattr(capabilities, provider), provider
     assert set(capabilities.execute_command_provider.commands) == {"taxpro.runTest", "taxpro.explain"}
-    # Pull diagnostics only for a client that can pull; the others get them pushed.
-    can_pull = client.capabilities.text_document.diagnostic is not None
+    # Pull diagnostics only for a client that can pull and be asked to pull again; the others get them pushed.
+    workspace = client.capabilities.workspace
+    can_pull = client.capabilities.text_document.diagnostic is not None and bool(
+        workspace and workspace.diagnostics and workspace.diagnostics.refresh_support)
     assert (capabilities.diagnostic_provider is not None) == can_pull
 
 
