@@ -69,8 +69,11 @@ extension LanguageServer {
     return start..<min(bytes.count, end)
   }
 
-  /// Whether the client lists Markdown among the formats it shows; without it, plain text.
-  static func markdown(in formats: [LSP.MarkupKind]?) -> Bool { formats?.contains(.markdown) == true }
+  /// Whether Markdown is the client's choice among the formats it lists, most preferred first (the order the
+  /// specification gives them): the first of them the server writes. None listed: plain text.
+  static func markdown(in formats: [LSP.MarkupKind]?) -> Bool {
+    formats?.first { $0 == .markdown || $0 == .plaintext } == .markdown
+  }
 
   /// Markdown, or the same text without code fences for a client that shows plain text.
   func markup(_ markdown: String, _ supported: Bool) -> LSP.MarkupContent {

@@ -21,7 +21,9 @@ extension LanguageServer {
       let info = Hover.info(
         at: source.offset(of: request.position), in: id, program: analysis.program, index: analysis.index, year: year)
     else { return nil }
-    let contents = markup(Markdown.hover(info), LanguageServer.markdown(in: client.textDocument?.hover?.contentFormat))
+    let contents: LSP.MarkupContent =
+      LanguageServer.markdown(in: client.textDocument?.hover?.contentFormat)
+      ? .markdown(HoverText.markdown(info)) : .plaintext(HoverText.plainText(info))
     return LSP.Hover(contents: contents, range: source.range(of: info.span))
   }
 

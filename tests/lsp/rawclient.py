@@ -15,6 +15,8 @@ class RawServer:
                                         stderr=subprocess.PIPE, cwd=cwd)
         self.messages = queue.Queue()
         self.stderr = []
+        # Every message taken off the queue, in the order the server sent them.
+        self.received = []
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.next_id = 1000
@@ -67,6 +69,7 @@ class RawServer:
     def receive(self, timeout=TIMEOUT):
         message = self.messages.get(timeout=timeout)
         assert message is not None, "the server closed its output:\n" + "".join(self.stderr)
+        self.received.append(message)
         return message
 
     def response(self, id, timeout=TIMEOUT):
