@@ -107,6 +107,7 @@ public final class LanguageServer: MessageHandler {
     table.on(LSP.RenameRequest.self, options: LSP.RenameOptions(prepareProvider: true), LanguageServer.rename)
     table.on(LSP.PrepareRenameRequest.self, LanguageServer.prepareRename)
     table.on(LSP.DocumentFormattingRequest.self, LanguageServer.formatting)
+    table.on(LSP.DocumentRangeFormattingRequest.self, LanguageServer.rangeFormatting)
     table.on(LSP.FoldingRangeRequest.self, LanguageServer.foldingRanges)
     table.on(LSP.SelectionRangeRequest.self, LanguageServer.selectionRanges)
     table.on(

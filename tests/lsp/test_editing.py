@@ -1,4 +1,5 @@
-"""Hover for clients that show plain text (issue 11, item 9)."""
+"""Hover for clients that show plain text, formatting that says why it did nothing, range formatting, and rename
+refusals that name the right file (issue 11, items 9 and 10)."""
 
 import os
 
@@ -74,3 +75,48 @@ def test_markdown_hover_puts_the_value_before_the_documentation(tmp_path):
             preferring.close()
     finally:
         server.close()
+
+
+def test_renaming_a_library_formula_names_the_file_that_declares_it(plain, tmp_path):
+    uri = (tmp_path / "doc.tax").as_uri()
+    open_text(plain, uri, DOCUMENT)
+    column = DOCUMENT.split("\n")[1].index("combined_tax") + 2
+    for method, extra in (("textDocument/prepareRename", {}), ("textDocument/rename", {"newName": "total_tax"})):
+        reply = plain.call(method, {"textDocument": {"uri": uri}, "position": {"line": 1, "character": column}, **extra})
+        message = reply["error"]["message"]
+        assert "'combined_tax' is declared in" in message and "income_tax.tax" in message, message
+        assert "deductions.tax" not in message
+
+
+def test_formatting_a_broken_file_says_why(plain, tmp_path):
+    uri = (tmp_path / "broken.tax").as_uri()
+    open_text(plain, uri, "formula   f(x: Money): Money =\n  x *\n\nlet   a = (1 +\n")
+    options = {"tabSize": 2, "insertSpaces": True}
+    assert plain.call("textDocument/formatting", {"textDocument": {"uri": uri}, "options": options})["result"] == []
+    shown = [m["params"] for m in plain.received if m.get("method") == "window/showMessage"]
+    assert shown and "broken.tax was not formatted" in shown[-1]["message"] and "syntax error" in shown[-1]["message"]
+    assert shown[-1]["type"] == 2
+    reply = plain.call("textDocument/rangeFormatting", {"textDocument": {"uri": uri}, "options": options, "range": {
+        "start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}}})
+    assert reply["result"] == []
+    assert len([m for m in plain.received if m.get("method") == "window/showMessage"]) == len(shown) + 1
+
+
+def test_range_formatting_formats_the_declarations_it_touches(plain, tmp_path):
+    other, capabilities = start(tmp_path, {})
+    other.close()
+    assert capabilities["documentRangeFormattingProvider"] is True
+    uri = (tmp_path / "messy.tax").as_uri()
+    messy = "formula   f( x :Money ):Money=\n      x*2\nlet   c=f( $1 )\nlet   d=c*2\n"
+    open_text(plain, uri, messy)
+    options = {"tabSize": 2, "insertSpaces": True}
+    edits = plain.call("textDocument/rangeFormatting", {"textDocument": {"uri": uri}, "options": options, "range": {
+        "start": {"line": 2, "character": 3}, "end": {"line": 2, "character": 5}}})["result"]
+    assert len(edits) == 1
+    lines = messy.split("\n")
+    edit = edits[0]
+    first, last = edit["range"]["start"], edit["range"]["end"]
+    before = "\n".join(lines[:first["line"]] + [lines[first["line"]][:first["character"]]])
+    after = "\n".join([lines[last["line"]][last["character"]:]] + lines[last["line"] + 1:])
+    result = before + edit["newText"] + after
+    assert result == "formula   f( x :Money ):Money=\n      x*2\nlet c = f($1)\nlet   d=c*2\n"

@@ -31,9 +31,11 @@ public enum Rename {
       break
     }
     let all = index.occurrences(of: occurrence.symbol)
-    if let readOnly = all.first(where: { !isEditable($0.span.file) }) {
+    // The file named is the declaration's when that is read-only, else the first read-only file that uses it.
+    let readOnlyDeclaration = all.first { $0.isDefinition && !isEditable($0.span.file) }
+    if let readOnly = readOnlyDeclaration ?? all.first(where: { !isEditable($0.span.file) }) {
       let where_ = program.sources[readOnly.span.file]?.name ?? "a read-only file"
-      let what = all.contains { $0.isDefinition && !isEditable($0.span.file) } ? "is declared" : "is used"
+      let what = readOnlyDeclaration != nil ? "is declared" : "is used"
       return .failure(Refusal("'\(name)' \(what) in \(where_), which is read-only (the standard library cannot be renamed)"))
     }
     return .success(occurrence)
