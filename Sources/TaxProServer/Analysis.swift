@@ -27,4 +27,11 @@ final class Analysis: Sendable {
     }
     self.diagnostics = byFile
   }
+
+  /// Whether `file` declares a name another file declared first: its repeats are reported and not checked.
+  func repeatsAnotherFile(_ file: FileID) -> Bool {
+    (diagnostics[file] ?? []).contains { diagnostic in
+      diagnostic.code == "duplicate-definition" && diagnostic.notes.contains { $0.span.map { $0.file != file } ?? false }
+    }
+  }
 }

@@ -16,8 +16,9 @@ extension LanguageServer {
   }
 
   func hover(_ request: LSP.HoverRequest) -> LSP.Hover? {
-    let analysis = analysis()
-    guard let (id, source) = document(request.textDocument),
+    guard let (id, source) = document(request.textDocument) else { return nil }
+    let analysis = analysis(for: id)
+    guard
       let info = Hover.info(
         at: source.offset(of: request.position), in: id, program: analysis.program, index: analysis.index, year: year)
     else { return nil }
@@ -28,8 +29,8 @@ extension LanguageServer {
   }
 
   func definition(_ request: LSP.DefinitionRequest) -> [LSP.Location]? {
-    let analysis = analysis()
     guard let (id, source) = document(request.textDocument) else { return nil }
+    let analysis = analysis(for: id)
     let spans = Definition.locations(
       at: source.offset(of: request.position), in: id, program: analysis.program, index: analysis.index, year: year)
     let locations = self.locations(spans)
@@ -37,8 +38,8 @@ extension LanguageServer {
   }
 
   func references(_ request: LSP.ReferencesRequest) -> [LSP.Location]? {
-    let analysis = analysis()
     guard let (id, source) = document(request.textDocument) else { return nil }
+    let analysis = analysis(for: id)
     let found = References.find(
       at: source.offset(of: request.position), in: id, index: analysis.index,
       includeDeclaration: request.context.includeDeclaration)
@@ -46,8 +47,8 @@ extension LanguageServer {
   }
 
   func highlights(_ request: LSP.DocumentHighlightRequest) -> [LSP.DocumentHighlight]? {
-    let analysis = analysis()
     guard let (id, source) = document(request.textDocument) else { return nil }
+    let analysis = analysis(for: id)
     let found = References.highlights(at: source.offset(of: request.position), in: id, index: analysis.index)
     let ranges = source.ranges(of: found.map(\.span))
     return zip(found, ranges).map { highlight, range in

@@ -32,8 +32,8 @@ extension LanguageServer {
     })
 
   func semanticTokens(_ request: LSP.DocumentSemanticTokensRequest) -> LSP.SemanticTokens? {
-    let analysis = analysis()
     guard let id = workspace.id(for: request.textDocument.uri), let tree = workspace.tree(id) else { return nil }
+    let analysis = analysis(for: id)
     let source = LineMap(tree.source)
     let libraryFiles = Set((0..<workspace.libraryCount).map(FileID.init))
     let tokens = SemanticTokens.tokens(
@@ -79,8 +79,8 @@ extension LanguageServer {
 
   func inlayHints(_ request: LSP.InlayHintRequest, context: RequestContext) throws -> [LSP.InlayHint]? {
     guard configuration.inlayHints else { return [] }
-    let analysis = analysis()
     guard let (id, source) = document(request.textDocument) else { return nil }
+    let analysis = analysis(for: id)
     let range = source.byteRange(of: request.range)
     let hints = InlayHints.hints(file: id, program: analysis.program, year: year, range: range)
     try context.checkCancellation()
@@ -93,8 +93,8 @@ extension LanguageServer {
   }
 
   func codeLenses(_ request: LSP.CodeLensRequest) -> [LSP.CodeLens]? {
-    let analysis = analysis()
     guard let (id, source) = document(request.textDocument) else { return nil }
+    let analysis = analysis(for: id)
     return CodeLenses.lenses(file: id, program: analysis.program).map { lens in
       let command: LSP.Command
       switch lens.action {

@@ -36,6 +36,8 @@ public final class LanguageServer: MessageHandler {
     client.textDocument?.diagnostic != nil && client.workspace?.diagnostics?.refreshSupport == true
   }
   var lineMaps: [FileID: (generation: Int, map: LineMap)] = [:]
+  /// The analyses of files that repeat another's declarations, checked first (`analysis(for:)`).
+  var copyAnalyses: [FileID: Analysis] = [:]
   let log: @Sendable (String) -> Void
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
   let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
@@ -328,6 +330,27 @@ public final class LanguageServer: MessageHandler {
     let result = analyzer.wait(for: key)
     workspace.adopt(result.program.trees, generation: result.generation)
     return result
+  }
+
+  /// The analysis to answer questions about positions in `id` from. A file that repeats another's declarations (a
+  /// copy of it) has them reported as already defined, and left unchecked, so its names would lead nowhere: it is
+  /// answered from the same trees checked with it first, where its declarations are the ones that count (and the other
+  /// file's are the repeats). Its diagnostics stay those of the workspace as it is.
+  func analysis(for id: FileID) -> Analysis {
+    let analysis = analysis()
+    guard analysis.repeatsAnotherFile(id) else { return analysis }
+    if let cached = copyAnalyses[id], cached.generation == analysis.generation, cached.year == analysis.year {
+      return cached
+    }
+    if copyAnalyses.count >= 8 { copyAnalyses.removeAll() }
+    let trees = analysis.program.trees
+    let library = trees.filter { workspace.isLibrary($0.source.id) }
+    let own = trees.filter { $0.source.id == id }
+    let others = trees.filter { !workspace.isLibrary($0.source.id) && $0.source.id != id }
+    let first = Analysis(
+      program: Checker.check(library + own + others), generation: analysis.generation, year: analysis.year, testFiles: [])
+    copyAnalyses[id] = first
+    return first
   }
 
   /// The last analysis even if the workspace moved on since, for queries that read the current text themselves and

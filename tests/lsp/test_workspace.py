@@ -41,3 +41,26 @@ async def test_renaming_in_one_file_shows_in_the_other(client: LanguageClient):
     found = await diagnostics(client, "b.tax", until=lambda d: any(x.code == "unknown-name" for x in d))
     unknown = next(x for x in found if x.code == "unknown-name")
     assert "'helper'" in unknown.message
+
+
+async def test_both_copies_of_a_file_keep_hover_and_definition(client: LanguageClient):
+    text = HELPER + CALLER
+    project = client.project
+    (project / "original.tax").write_text(text)
+    (project / "original copy.tax").write_text(text)  # as a file manager names a copy
+    for name in ("original.tax", "original copy.tax"):
+        open_document(client, name)
+    copy = await diagnostics(client, "original copy.tax", until=lambda d: len(d) >= 1)
+    assert any(d.code == "duplicate-definition" and "already defined" in d.message for d in copy)
+    for name in ("original.tax", "original copy.tax"):
+        document = types.TextDocumentIdentifier(uri=uri(client, name))
+        use = position_of(text, "helper", 1, occurrence=1)
+        hover = await client.text_document_hover_async(types.HoverParams(text_document=document, position=use))
+        assert hover is not None and "formula helper(x: Money): Money" in hover.contents.value, name
+        found = await client.text_document_definition_async(types.DefinitionParams(text_document=document,
+                                                                                    position=use))
+        found = found if isinstance(found, list) else [found]
+        assert [(f.uri, f.range.start) for f in found] == [(uri(client, name), position_of(text, "helper"))], name
+        highlights = await client.text_document_document_highlight_async(types.DocumentHighlightParams(
+            text_document=document, position=use))
+        assert len(highlights) == 2, name
