@@ -8,6 +8,11 @@ extension Connection {
     }
   }
 
+  /// Queues a notification for this side's own handler, as `post(_:)` does. Thread-safe.
+  public func post<N: NotificationType>(_ notification: N) {
+    post(NotificationMessage(method: N.method, params: notification.toJSON()))
+  }
+
   /// Sends a request to the client and calls `onResponse` on the worker with its decoded reply (a reply that does
   /// not decode is `InvalidParams`). Thread-safe; see `sendRequest(method:params:onResponse:)`.
   @discardableResult

@@ -295,6 +295,12 @@ public final class Connection: @unchecked Sendable {
     }
   }
 
+  /// Queues a notification for the handler as if the client had sent it, after the messages already queued: how work
+  /// a server finished on another thread (reading the workspace) reaches the worker. Thread-safe.
+  public func post(_ notification: NotificationMessage) {
+    enqueue(.notification(notification))
+  }
+
   /// Sends a notification (e.g. `textDocument/publishDiagnostics`). Thread-safe.
   public func send(notification method: String, params: some Encodable) {
     send(NotificationMessage(method: method, params: params.toJSON()).toJSON())

@@ -33,6 +33,9 @@ final class Analyzer: @unchecked Sendable {
     var uris: [FileID: LSP.DocumentURI]
     /// Nil when the client pulls diagnostics.
     var targets: [Target]?
+    /// The versions of the documents open in the editor: a job that changes none of them (files read from disk) does
+    /// not make the diagnostics of the one before it stale.
+    var openVersions: [FileID: Int] = [:]
   }
 
   private let condition = NSCondition()
@@ -123,9 +126,9 @@ final class Analyzer: @unchecked Sendable {
       latest = analysis
       runningKey = nil
       condition.broadcast()
-      let superseded = pending.map { $0.generation != job.generation || $0.year != job.year } ?? false
+      let superseded = pending.map { $0.year != job.year || $0.openVersions != job.openVersions } ?? false
       condition.unlock()
-      // Diagnostics of a state the editor has already left would only flicker.
+      // Diagnostics of a state the editor has already left would only flicker (files changed on disk leave none).
       if let targets = job.targets, !superseded { publish(analysis, targets: targets, uris: job.uris) }
       // The analysis replaced is freed here, on this thread, once the new diagnostics are out, so the next analysis
       // reuses its memory. (Freed on another thread, much of it stayed in that thread's cache of free memory while

@@ -145,6 +145,7 @@ extension LanguageServer {
   }
 
   func workspaceSymbols(_ request: LSP.WorkspaceSymbolsRequest) -> [LSP.WorkspaceSymbol]? {
+    takeScan(waitingAtMost: 60)
     let all = workspace.programTrees()
     let trees = all.filter { !workspace.isLibrary($0.source.id) } + all.filter { workspace.isLibrary($0.source.id) }
     let matches = Symbols.search(request.query, in: trees)

@@ -38,6 +38,8 @@ public final class LanguageServer: MessageHandler {
   var lineMaps: [FileID: (generation: Int, map: LineMap)] = [:]
   /// The analyses of files that repeat another's declarations, checked first (`analysis(for:)`).
   var copyAnalyses: [FileID: Analysis] = [:]
+  /// Reads the workspace's folders while the server answers; taken in by `takeScan(waitingAtMost:)`.
+  var scanner: WorkspaceScanner?
   let log: @Sendable (String) -> Void
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
   let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
@@ -131,6 +133,7 @@ public final class LanguageServer: MessageHandler {
     table.on(LSP.DidSaveTextDocumentNotification.self, LanguageServer.didSave)
     table.on(LSP.DidChangeWatchedFilesNotification.self, LanguageServer.didChangeWatchedFiles)
     table.on(LSP.DidChangeConfigurationNotification.self, LanguageServer.didChangeConfiguration)
+    table.on(WorkspaceScannedNotification.self, LanguageServer.workspaceScanned)
     return table
   }
 
@@ -139,6 +142,7 @@ public final class LanguageServer: MessageHandler {
     try timed("request \(request.method)") {
       if connection == nil { connection = context.connection }
       if let refusal = lifecycle.admit(request: request.method) { throw refusal }
+      takeScan(waitingAtMost: 0)
       return try messages.handle(request, by: self, context: context)
     }
   }
@@ -148,6 +152,7 @@ public final class LanguageServer: MessageHandler {
     try timed("notification \(notification.method)") {
       if self.connection == nil { self.connection = connection }
       guard lifecycle.admit(notification: notification.method) else { return }
+      takeScan(waitingAtMost: 0)
       try messages.handle(notification, by: self, connection: connection)
     }
   }
@@ -167,6 +172,7 @@ public final class LanguageServer: MessageHandler {
     client = request.capabilities ?? LSP.ClientCapabilities()
     if let options = request.initializationOptions { apply(settings: options) }
     workspace.setRoots(request.workspaceRoots)
+    startScan()
     return LSP.InitializeResult(
       capabilities: capabilities(), serverInfo: LSP.ServerInfo(name: "taxpro", version: TaxPro.version))
   }
@@ -248,6 +254,12 @@ public final class LanguageServer: MessageHandler {
 
   func didOpen(_ notification: LSP.DidOpenTextDocumentNotification) {
     workspace.open(notification.textDocument)
+    if let path = notification.textDocument.uri.filePath.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) {
+      // A small project is read in a few milliseconds: its first diagnostics see all its files. A large one is not
+      // waited for: the document's own diagnostics come first (with its folder's files), the rest follow.
+      if workspace.isPending(path) { takeScan(waitingAtMost: 0.05) }
+      workspace.includeFolder(of: path)
+    }
     scheduleCheck()
   }
 
@@ -285,6 +297,43 @@ public final class LanguageServer: MessageHandler {
     refreshPulledDiagnostics()
   }
 
+  // MARK: Workspace scan
+
+  /// Starts reading the roots in the background: `initialize` is answered at once (a root of `/usr` took seconds).
+  func startScan() {
+    let roots = workspace.pendingRoots
+    guard !roots.isEmpty else { return }
+    let connection = connection
+    scanner = WorkspaceScanner(roots: roots) { connection?.post(WorkspaceScannedNotification()) }
+  }
+
+  /// Takes in what the scan read, if it is done or becomes done within `seconds`: the files of the roots read as
+  /// projects join the workspace (the folders of documents opened elsewhere were read when they were opened), and
+  /// everything is checked again.
+  func takeScan(waitingAtMost seconds: Double) {
+    guard let scanner, let result = scanner.result(waitingAtMost: seconds) else { return }
+    self.scanner = nil
+    let generation = workspace.generation
+    workspace.addScanned(result)
+    if workspace.generation != generation {
+      scheduleCheck()
+      refreshPulledDiagnostics()
+    }
+    // Nothing read and nothing to explain: nothing to say.
+    guard !result.files.isEmpty || !result.notes.isEmpty else { return }
+    let count = result.files.count
+    var report = "TaxPro: read \(count) .tax file\(count == 1 ? "" : "s") in \(result.elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))"
+    if !result.projects.isEmpty { report += " under " + result.projects.joined(separator: ", ") }
+    for note in result.notes { report += "; " + note }
+    log(report)
+    connection?.send(LSP.LogMessageNotification(type: .log, message: report))
+  }
+
+  /// The scan posts this when it is done, so that its files are taken in even if the client sends nothing.
+  func workspaceScanned(_ notification: WorkspaceScannedNotification) {
+    takeScan(waitingAtMost: 0)
+  }
+
   // MARK: Analysis
 
   /// The tax year queries use: the configured one when the program has figures for it, else the latest.
@@ -302,12 +351,16 @@ public final class LanguageServer: MessageHandler {
   func job() -> Analyzer.Job {
     var targets: [Analyzer.Target]? = nil
     if !usesPullDiagnostics {
-      targets = workspace.sources.values.filter { !workspace.isLibrary($0.id) || $0.isOpen }.sorted { $0.id < $1.id }
+      // The documents the user has open first: theirs are the diagnostics waited for.
+      targets = workspace.sources.values.filter { !workspace.isLibrary($0.id) || $0.isOpen }
+        .sorted { ($0.isOpen ? 0 : 1, $0.id) < ($1.isOpen ? 0 : 1, $1.id) }
         .map { Analyzer.Target(id: $0.id, uri: $0.uri, version: $0.version, always: $0.isOpen) }
     }
+    var openVersions: [FileID: Int] = [:]
+    for source in workspace.sources.values where source.isOpen { openVersions[source.id] = source.version ?? 0 }
     return Analyzer.Job(
       generation: workspace.generation, year: year, inputs: workspace.inputs(), testFiles: workspace.userFiles,
-      uris: workspace.uris, targets: targets)
+      uris: workspace.uris, targets: targets, openVersions: openVersions)
   }
 
   /// Re-checks the workspace in the background; the analyzer pushes the diagnostics.
@@ -317,6 +370,7 @@ public final class LanguageServer: MessageHandler {
 
   /// The analysis of the workspace as it is now, waiting for the analyzer if it is still checking.
   func analysis() -> Analysis {
+    takeScan(waitingAtMost: 60)
     let key = Analyzer.Key(generation: workspace.generation, year: year)
     guard let analyzer else {
       return Analysis(

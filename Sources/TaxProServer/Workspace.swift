@@ -47,11 +47,6 @@ final class Workspace {
   /// Bumped on every change, so analyses can tell whether they are current.
   private(set) var generation = 0
 
-  /// The most `.tax` files read from the workspace, and directory entries looked at, so that opening a home
-  /// directory by mistake cannot stall the server.
-  static let maximumFiles = 2_000
-  static let maximumEntries = 200_000
-
   init(library files: [LibraryFile]) {
     importer = SourceImporter(library: files)
     for (position, (file, tree)) in zip(files, importer.library).enumerated() {
@@ -108,36 +103,83 @@ final class Workspace {
     return nil
   }
 
-  // MARK: Workspace roots
+  // MARK: Workspace folders
 
-  /// Finds the `.tax` files under the roots. Hidden directories (`.git`, `.build`) are skipped.
+  /// The roots the client named. They are read by a `WorkspaceScanner`; until its result is taken in (`addScanned`),
+  /// they are pending.
   func setRoots(_ uris: [LSP.DocumentURI]) {
     roots = uris.compactMap(\.filePath).map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-    var found: [String] = []
-    var entries = 0
-    let manager = FileManager.default
-    for root in roots {
-      guard let enumerator = manager.enumerator(atPath: root) else { continue }
-      while let item = enumerator.nextObject() as? String {
-        entries += 1
-        if entries > Workspace.maximumEntries || found.count >= Workspace.maximumFiles { break }
-        let name = (item as NSString).lastPathComponent
-        if name.hasPrefix(".") || name == "node_modules" {
-          enumerator.skipDescendants()
-          continue
-        }
-        if name.hasSuffix(".tax") { found.append((root as NSString).appendingPathComponent(item)) }
-      }
-    }
-    for path in found.sorted() { loadFromDisk(path) }
+    pendingRoots = roots
   }
 
-  func isUnderRoot(_ path: String) -> Bool {
-    roots.contains { root in path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/") }
+  /// Takes in what the scanner read: its projects' files become the workspace's.
+  func addScanned(_ result: WorkspaceScanner.Result) {
+    pendingRoots = []
+    projects += result.projects
+    for file in result.files where libraryByPath[file.path] == nil { loadFromDisk(file.path, bytes: file.bytes) }
+  }
+
+  /// The folders read whole, as projects.
+  private(set) var projects: [String] = []
+  /// The folders of documents opened outside every project, whose own `.tax` files (not their subfolders') are read.
+  private(set) var folders: Set<String> = []
+  /// Roots still being read by the scanner.
+  private(set) var pendingRoots: [String] = []
+
+  static func isUnder(_ path: String, _ folder: String) -> Bool {
+    path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+  }
+
+  static func folder(of path: String) -> String { (path as NSString).deletingLastPathComponent }
+
+  /// Whether a file on disk belongs to the workspace (so it is read, stays known when the editor closes it, and gets
+  /// diagnostics).
+  func belongsToWorkspace(_ path: String) -> Bool {
+    projects.contains { Workspace.isUnder(path, $0) } || folders.contains(Workspace.folder(of: path))
+  }
+
+  func isPending(_ path: String) -> Bool { pendingRoots.contains { Workspace.isUnder(path, $0) } }
+
+  /// The most `.tax` files read from the folder of one document, and entries looked at in it.
+  static let maximumFolderFiles = 200
+  static let maximumFolderEntries = 10_000
+
+  /// Reads the `.tax` files beside a document opened outside every project read (not those of subfolders), so that
+  /// its neighbours' formulas are known wherever it is: a client without a root, a root too broad to read, or one
+  /// still being read. Returns whether the folder was new.
+  @discardableResult
+  func includeFolder(of path: String) -> Bool {
+    let folder = Workspace.folder(of: path)
+    guard !belongsToWorkspace(path), libraryByPath[path] == nil, let directory = opendir(folder)
+    else { return false }
+    defer { closedir(directory) }
+    folders.insert(folder)
+    var entries = 0
+    var found: [String] = []
+    while let entry = readdir(directory), entries < Workspace.maximumFolderEntries,
+      found.count < Workspace.maximumFolderFiles
+    {
+      entries += 1
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      guard name.hasSuffix(".tax"), !name.hasPrefix(".") else { continue }
+      found.append((folder as NSString).appendingPathComponent(name))
+    }
+    for file in found.sorted() where libraryByPath[file] == nil {
+      if let bytes = WorkspaceScanner.read(file, limit: WorkspaceScanner.Bounds().fileSize) {
+        loadFromDisk(file, bytes: bytes)
+      }
+    }
+    return true
   }
 
   private func loadFromDisk(_ path: String) {
     guard let data = FileManager.default.contents(atPath: path) else { return }
+    loadFromDisk(path, bytes: [UInt8](data))
+  }
+
+  private func loadFromDisk(_ path: String, bytes: [UInt8]) {
     let uri = LSP.DocumentURI(filePath: path)
     let key = Workspace.key(uri)
     if let id = idsByKey[key], sources[id]?.isOpen == true {
@@ -146,7 +188,7 @@ final class Workspace {
     }
     let id = idsByKey[key] ?? allocate(key)
     sources[id] = Source(
-      uri: uri, path: path, id: id, file: SourceFile(id: id, name: path, bytes: [UInt8](data)), version: nil,
+      uri: uri, path: path, id: id, file: SourceFile(id: id, name: path, bytes: bytes), version: nil,
       isOpen: false, onDisk: true, tree: nil, replacesLibrary: StandardLibrary.libraryName(ofCopy: path))
     generation += 1
   }
@@ -203,7 +245,7 @@ final class Workspace {
     sources[id] = Source(
       uri: item.uri, path: path, id: id, file: SourceFile(id: id, name: path ?? item.uri.stringValue, text: item.text),
       version: item.version, isOpen: true,
-      onDisk: onDisk || (path.map(isUnderRoot) ?? false),
+      onDisk: onDisk || (path.map(belongsToWorkspace) ?? false),
       tree: nil, replacesLibrary: path.flatMap(StandardLibrary.libraryName(ofCopy:)))
     generation += 1
   }

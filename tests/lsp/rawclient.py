@@ -10,9 +10,9 @@ TIMEOUT = 20
 
 
 class RawServer:
-    def __init__(self, taxpro, cwd=None):
+    def __init__(self, taxpro, cwd=None, env=None):
         self.process = subprocess.Popen([taxpro, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, cwd=cwd)
+                                        stderr=subprocess.PIPE, cwd=cwd, env=env)
         self.messages = queue.Queue()
         self.stderr = []
         # Every message taken off the queue, in the order the server sent them.
