@@ -8,18 +8,30 @@ import Foundation
 /// fields, because peers differ in which they send. Integers may arrive as integral doubles (some peers write every
 /// number as a float); `Date` is read from RFC 3339 text.
 public struct JSONValueDecoder {
-  public init() {}
+  /// Whether optional fields of the wrong kind read as absent (see `LenientDecodable`), all the way down.
+  public var lenient: Bool
+
+  /// Lenient for the types that ask for it, once, at the top: a check per value decoded would be most of the cost of
+  /// decoding a small message (the runtime's conformance checks are slow).
+  public init(lenient: Bool = false) {
+    self.lenient = lenient
+  }
 
   public func decode<T: Decodable>(_ type: T.Type = T.self, from json: JSON) throws -> T {
-    try DecodingNode.unbox(type, from: json, parent: nil, key: nil, lenient: false)
+    try DecodingNode.unbox(type, from: json, parent: nil, key: nil, lenient: lenient)
   }
 }
 
 extension Decodable {
   /// Decodes a value sent by a peer, reporting a mismatch with the path to it.
   public init(json: JSON) throws(JSONDecodingError) {
+    try self.init(json: json, lenient: Self.self is any LenientDecodable.Type)
+  }
+
+  /// As `init(json:)`, leniently or not as told (a caller that decodes many values of one type decides once).
+  public init(json: JSON, lenient: Bool) throws(JSONDecodingError) {
     do {
-      self = try JSONValueDecoder().decode(Self.self, from: json)
+      self = try JSONValueDecoder(lenient: lenient).decode(Self.self, from: json)
     } catch {
       throw JSONDecodingError(error)
     }
@@ -28,7 +40,8 @@ extension Decodable {
 
 /// A type whose optional fields holding the wrong kind of value read as absent, all the way down, instead of failing
 /// the whole value: for large, open-ended descriptions a peer writes about itself (an LSP client's capabilities),
-/// where one odd leaf should cost that leaf, not the session.
+/// where one odd leaf should cost that leaf, not the session. `init(json:)` decodes such a type leniently; inside a
+/// value decoded strictly it is decoded strictly too (the lenience is the decoder's, chosen at the top).
 public protocol LenientDecodable: Decodable {}
 
 /// A value being decoded, with the way to it.
@@ -66,8 +79,7 @@ final class DecodingNode: Decoder, CodingNode {
       }
       return result
     }
-    let node = DecodingNode(
-      value: value, parent: parent, key: key, type: T.self, lenient: lenient || T.self is any LenientDecodable.Type)
+    let node = DecodingNode(value: value, parent: parent, key: key, type: T.self, lenient: lenient)
     return try T(from: node)
   }
 

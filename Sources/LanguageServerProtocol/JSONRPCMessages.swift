@@ -3,24 +3,34 @@ public enum RequestID: Hashable, Sendable, Codable, CustomStringConvertible {
   case integer(Int)
   case string(String)
 
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if let text = try? container.decode(String.self) {
-      self = .string(text)
-    } else if let integer = try? container.decode(Int.self) {
+  /// Read from the JSON value directly: every message's id is, and trying one kind then the other through a decoder
+  /// costs a thrown error per message.
+  public init?(_ json: JSON) {
+    switch json {
+    case .string(let text): self = .string(text)
+    default:
+      guard let integer = json.intValue else { return nil }
       self = .integer(integer)
-    } else {
-      throw DecodingError.typeMismatch(
-        RequestID.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected integer or string"))
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
+  public var json: JSON {
     switch self {
-    case .integer(let value): try container.encode(value)
-    case .string(let value): try container.encode(value)
+    case .integer(let value): .integer(value)
+    case .string(let value): .string(value)
     }
+  }
+
+  public init(from decoder: any Decoder) throws {
+    guard let id = RequestID(try JSON(from: decoder)) else {
+      throw DecodingError.typeMismatch(
+        RequestID.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected integer or string"))
+    }
+    self = id
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    try json.encode(to: encoder)
   }
 
   public var description: String {
@@ -52,11 +62,16 @@ public struct RequestMessage: Sendable, Equatable {
   /// Decodes the params into a protocol type, turning any mismatch into an `InvalidParams` error that names the
   /// offending field; a handler can `try` this and let the connection send the reply.
   public func decodeParams<T: Decodable>(_ type: T.Type = T.self) throws(ResponseError) -> T {
-    try LanguageServerProtocol.decodeParams(params, as: type)
+    try LanguageServerProtocol.decodeParams(params, as: type, lenient: T.self is any LenientDecodable.Type)
+  }
+
+  /// As `decodeParams(_:)`, leniently or not as told (see `LenientDecodable`).
+  public func decodeParams<T: Decodable>(_ type: T.Type = T.self, lenient: Bool) throws(ResponseError) -> T {
+    try LanguageServerProtocol.decodeParams(params, as: type, lenient: lenient)
   }
 
   public func toJSON() -> JSON {
-    var object: JSONObject = ["jsonrpc": "2.0", "id": id.toJSON(), "method": .string(method)]
+    var object: JSONObject = ["jsonrpc": "2.0", "id": id.json, "method": .string(method)]
     object["params"] = params
     return .object(object)
   }
@@ -74,7 +89,12 @@ public struct NotificationMessage: Sendable, Equatable {
 
   /// As `RequestMessage.decodeParams`; the error has nowhere to go but a log, since notifications get no reply.
   public func decodeParams<T: Decodable>(_ type: T.Type = T.self) throws(ResponseError) -> T {
-    try LanguageServerProtocol.decodeParams(params, as: type)
+    try LanguageServerProtocol.decodeParams(params, as: type, lenient: T.self is any LenientDecodable.Type)
+  }
+
+  /// As `decodeParams(_:)`, leniently or not as told (see `LenientDecodable`).
+  public func decodeParams<T: Decodable>(_ type: T.Type = T.self, lenient: Bool) throws(ResponseError) -> T {
+    try LanguageServerProtocol.decodeParams(params, as: type, lenient: lenient)
   }
 
   public func toJSON() -> JSON {
@@ -105,7 +125,7 @@ public struct ResponseMessage: Sendable, Equatable {
   }
 
   public func toJSON() -> JSON {
-    var object: JSONObject = ["jsonrpc": "2.0", "id": id?.toJSON() ?? .null]
+    var object: JSONObject = ["jsonrpc": "2.0", "id": id?.json ?? .null]
     switch result {
     case .success(let value):
       // `result` must be present on success even when it is `null` (e.g. the reply to `shutdown`).
@@ -118,9 +138,9 @@ public struct ResponseMessage: Sendable, Equatable {
 }
 
 /// Absent params read as an empty object, so that a message without fields (`shutdown`, `exit`) decodes from none.
-private func decodeParams<T: Decodable>(_ params: JSON?, as type: T.Type) throws(ResponseError) -> T {
+private func decodeParams<T: Decodable>(_ params: JSON?, as type: T.Type, lenient: Bool) throws(ResponseError) -> T {
   do throws(JSONDecodingError) {
-    return try T(json: params ?? .object(JSONObject()))
+    return try T(json: params ?? .object(JSONObject()), lenient: lenient)
   } catch {
     throw ResponseError.invalidParams(error.description)
   }
@@ -158,7 +178,7 @@ public enum IncomingMessage: Sendable, Equatable {
     guard case .object(let object) = json else {
       return invalidRequest(id: nil, "a message must be a JSON object, not \(json.kindName)")
     }
-    let id: RequestID? = object["id"].flatMap { try? RequestID(json: $0) }
+    let id: RequestID? = object["id"].flatMap { RequestID($0) }
     guard object["jsonrpc"] == .string("2.0") else {
       return invalid(object, id: id, "\"jsonrpc\" must be \"2.0\"")
     }

@@ -7,6 +7,8 @@
 /// and encodes what it returns; nothing outside it sees a request's JSON. A request's entry also announces it in
 /// `capabilities`, under its `capability` key, with the options given (or `true`).
 ///
+/// Whether a message is decoded leniently (`LenientDecodable`) is decided once per entry, not per message.
+///
 /// Handlers are unapplied methods (`(Handler) -> (Message) -> …`), so the table holds no reference to a handler and
 /// one table can serve any number of them.
 public struct MessageTable<Handler: AnyObject> {
@@ -25,7 +27,10 @@ public struct MessageTable<Handler: AnyObject> {
     _ type: R.Type, options: (any Encodable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
   ) {
     announce(R.self, options)
-    requests[R.method] = { handler, message, _ in try handle(handler)(message.decodeParams(R.self)).toJSON() }
+    let lenient = R.self is any LenientDecodable.Type
+    requests[R.method] = { handler, message, _ in
+      try handle(handler)(message.decodeParams(R.self, lenient: lenient)).toJSON()
+    }
   }
 
   /// Answers `R` with `handle`, which also gets the request's context (cancellation, the connection).
@@ -34,8 +39,9 @@ public struct MessageTable<Handler: AnyObject> {
     _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
   ) {
     announce(R.self, options)
+    let lenient = R.self is any LenientDecodable.Type
     requests[R.method] = { handler, message, context in
-      try handle(handler)(message.decodeParams(R.self), context).toJSON()
+      try handle(handler)(message.decodeParams(R.self, lenient: lenient), context).toJSON()
     }
   }
 
@@ -60,7 +66,10 @@ public struct MessageTable<Handler: AnyObject> {
 
   /// Handles the notification `N` with `handle`.
   public mutating func on<N: NotificationType>(_ type: N.Type, _ handle: @escaping (Handler) -> (N) throws -> Void) {
-    notifications[N.method] = { handler, message, _ in try handle(handler)(message.decodeParams(N.self)) }
+    let lenient = N.self is any LenientDecodable.Type
+    notifications[N.method] = { handler, message, _ in
+      try handle(handler)(message.decodeParams(N.self, lenient: lenient))
+    }
   }
 
   /// The methods of the requests in the table.
