@@ -23,7 +23,7 @@ extension LanguageServer {
     let named = markdown || formats?.contains(.plaintext) == true
     let width = String(list.candidates.count).count
     let items = list.candidates.enumerated().map { position, candidate -> LSP.CompletionItem in
-      let range = source.range(of: Span(file: FileID(-1), start: candidate.range.lowerBound, end: candidate.range.upperBound))
+      let range = source.range(of: candidate.range)
       var detail = candidate.detail
       if let value = candidate.value { detail += detail.isEmpty ? "= \(value)" : " = \(value)" }
       let rank = String(position)

@@ -182,11 +182,8 @@ extension LanguageServer {
         connection.send(LSP.ShowMessageNotification(type: .info, message: firstLine))
         connection.send(LSP.LogMessageNotification(type: .log, message: text))
         return .string(text)
-      case .failure(let list):
-        var sources = analysis.program.sources
-        sources[FileID(-3)] = SourceFile(id: FileID(-3), name: "<explain>", text: expression)
-        let text = DiagnosticRenderer(sources: sources).render(list.diagnostics)
-        throw ResponseError(code: .requestFailed, message: text)
+      case .failure(let failure):
+        throw ResponseError(code: .requestFailed, message: failure.text)
       }
     default:
       throw ResponseError.invalidParams("unknown command '\(request.command)'; the commands are \(LanguageServer.commands.joined(separator: ", "))")

@@ -94,8 +94,11 @@ struct LineMap {
     return result
   }
 
-  func range(of span: Span) -> LSP.Range {
-    LSP.Range(start: position(of: span.start), end: position(of: max(span.start, span.end)))
+  func range(of span: Span) -> LSP.Range { range(of: span.start..<max(span.start, span.end)) }
+
+  /// The protocol range of a byte range of this text.
+  func range(of bytes: Range<Int>) -> LSP.Range {
+    LSP.Range(start: position(of: bytes.lowerBound), end: position(of: bytes.upperBound))
   }
 
   /// The byte range of a protocol range; a reversed range is read as empty at its start.

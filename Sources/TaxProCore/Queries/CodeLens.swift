@@ -95,30 +95,40 @@ public enum CodeLenses {
     return TestReport(passed: passed, text: lines.joined(separator: "\n"))
   }
 
-  /// The step-by-step explanation of `expression` against `program`, as `taxpro explain` prints it, or the
-  /// rendered diagnostics when it cannot be evaluated.
-  public static func explain(_ expression: String, program: Program, year: Int?) -> Result<String, DiagnosticList> {
+  /// Why an expression a lens (or a client) asked to explain could not be: its diagnostics, and them rendered as
+  /// `taxpro explain` prints them (with the expression's own text, which the caller never had an id for).
+  public struct ExplainFailure: Error, Sendable {
+    public var diagnostics: [Diagnostic]
+    public var text: String
+  }
+
+  /// The step-by-step explanation of `expression` against `program`, as `taxpro explain` prints it, or why it cannot
+  /// be evaluated.
+  public static func explain(_ expression: String, program: Program, year: Int?) -> Result<String, ExplainFailure> {
     let source = SourceFile(id: FileID(-3), name: "<explain>", text: expression)
     let tree = Parser.parse(source, mode: .interactive)
     var sources = program.sources
     sources[source.id] = source
+    func failure(_ diagnostics: [Diagnostic]) -> Result<String, ExplainFailure> {
+      .failure(ExplainFailure(diagnostics: diagnostics, text: DiagnosticRenderer(sources: sources).render(diagnostics)))
+    }
     guard !tree.diagnostics.hasErrors, tree.declarations.count == 1, case .expression(let syntax) = tree.declarations[0]
     else {
       let problems =
         tree.diagnostics.hasErrors
         ? tree.diagnostics
         : [.error(.expectedOneExpression, at: Span(file: source.id, start: 0, end: source.bytes.count))]
-      return .failure(DiagnosticList(problems))
+      return failure(problems)
     }
     let (typed, diagnostics) = Checker.check(syntax, source: source, against: program)
-    if diagnostics.hasErrors { return .failure(DiagnosticList(diagnostics)) }
+    if diagnostics.hasErrors { return failure(diagnostics) }
     let evaluator = Evaluator(program: program, year: year)
     do throws(RuntimeError) {
       let (value, steps) = try evaluator.explain(typed)
       let renderer = ExplanationRenderer(program: program)
       return .success(renderer.render(expression: expression, value: value, steps: steps))
     } catch {
-      return .failure(DiagnosticList([error.diagnostic]))
+      return failure([error.diagnostic])
     }
   }
 }
