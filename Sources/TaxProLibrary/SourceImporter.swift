@@ -99,8 +99,23 @@ public struct SourceImporter: Sendable {
 
   /// What a program is checked from: the library less the files a copy replaces, then the user's files.
   public var trees: [SyntaxTree] {
-    let replaced = replacedLibraryNames
-    return library.filter { !replaced.contains($0.source.name) } + files.map(\.tree)
+    let order = SourceImporter.programOrder(
+      library: library.map { ($0.source.id, $0.source.name) },
+      files: files.map { ($0.tree.source.id, $0.replacesLibrary) })
+    let byID = Dictionary((library + files.map(\.tree)).map { ($0.source.id, $0) }, uniquingKeysWith: { $1 })
+    return order.compactMap { byID[$0] }
+  }
+
+  /// The order every front end checks a program's sources in, from their ids: the library's files (less those a
+  /// user's copy replaces, by library name), then the user's files in the order their ids were handed out. The
+  /// language server, which keeps its sources itself (parsed lazily, the editor's text over the disk's), builds its
+  /// program in this order too, so the same files make the same program everywhere — and "already defined" falls on
+  /// the same file.
+  public static func programOrder(
+    library: [(id: FileID, name: String)], files: [(id: FileID, replacesLibrary: String?)]
+  ) -> [FileID] {
+    let replaced = Set(files.compactMap(\.replacesLibrary))
+    return library.filter { !replaced.contains($0.name) }.map(\.id) + files.map(\.id).sorted()
   }
 
   /// The ids of the user's files, whose diagnostics a front end reports.

@@ -324,40 +324,25 @@ final class Workspace {
     return nil
   }
 
-  /// Every tree the program is checked from: the library (less the files a workspace copy stands in for), then the
+  /// The ids of the sources the program is checked from, in `SourceImporter.programOrder`: the library (less the
+  /// files a workspace copy stands in for; a library file opened in the editor keeps its id and place), then the
   /// workspace's files and open documents, in id order.
-  func programTrees() -> [SyntaxTree] {
-    let replaced = Set(sources.values.filter { !isLibrary($0.id) }.compactMap(\.replacesLibrary))
-    var trees: [SyntaxTree] = []
-    for (position, entry) in library.enumerated() where !replaced.contains(entry.name) {
-      trees.append(tree(FileID(position)) ?? entry.tree)
-    }
-    for id in sources.keys.sorted() where !isLibrary(id) {
-      if let tree = tree(id) { trees.append(tree) }
-    }
-    return trees
+  func programIDs() -> [FileID] {
+    SourceImporter.programOrder(
+      library: library.enumerated().map { (FileID($0.offset), $0.element.name) },
+      files: sources.values.filter { !isLibrary($0.id) }.map { ($0.id, $0.replacesLibrary) })
   }
+
+  /// Every tree the program is checked from, parsing those whose text changed.
+  func programTrees() -> [SyntaxTree] { programIDs().compactMap(tree) }
 
   /// A snapshot of `programTrees()` for the analyzer: trees already parsed, and the texts of the others, which the
   /// analyzer parses on its own thread.
   func inputs() -> [Analyzer.Input] {
-    let replaced = Set(sources.values.filter { !isLibrary($0.id) }.compactMap(\.replacesLibrary))
-    var result: [Analyzer.Input] = []
-    func input(_ id: FileID) -> Analyzer.Input? {
-      if let source = sources[id] {
-        if let tree = source.tree { return .parsed(tree) }
-        return .source(source.file)
-      }
-      if isLibrary(id) { return .parsed(library[id.rawValue].tree) }
-      return nil
+    programIDs().compactMap { id in
+      if let source = sources[id] { return source.tree.map { .parsed($0) } ?? .source(source.file) }
+      return isLibrary(id) ? .parsed(library[id.rawValue].tree) : nil
     }
-    for (position, entry) in library.enumerated() where !replaced.contains(entry.name) {
-      if let item = input(FileID(position)) { result.append(item) }
-    }
-    for id in sources.keys.sorted() where !isLibrary(id) {
-      if let item = input(id) { result.append(item) }
-    }
-    return result
   }
 
   /// Keeps the trees an analysis parsed, when the texts have not changed since.
