@@ -40,6 +40,8 @@ public final class LanguageServer: MessageHandler {
   var copyAnalyses: [FileID: Analysis] = [:]
   /// Reads the workspace's folders while the server answers; taken in by `takeScan(waitingAtMost:)`.
   var scanner: WorkspaceScanner?
+  /// Called on the scan's thread before its result is handed over (`WorkspaceScanner.init`); for tests.
+  var scanWillFinish: (@Sendable () -> Void)?
   let log: @Sendable (String) -> Void
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
   let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
@@ -304,7 +306,9 @@ public final class LanguageServer: MessageHandler {
     let roots = workspace.pendingRoots
     guard !roots.isEmpty else { return }
     let connection = connection
-    scanner = WorkspaceScanner(roots: roots) { connection?.post(WorkspaceScannedNotification()) }
+    scanner = WorkspaceScanner(roots: roots, willFinish: scanWillFinish) {
+      connection?.post(WorkspaceScannedNotification())
+    }
   }
 
   /// Takes in what the scan read, if it is done or becomes done within `seconds`: the files of the roots read as

@@ -46,9 +46,15 @@ final class WorkspaceScanner: @unchecked Sendable {
   private var finished: Result?
 
   /// Starts reading `roots` (standardized absolute paths); `done` is called on the scanner's thread when it has.
-  init(roots: [String], bounds: Bounds = Bounds(), done: @escaping @Sendable () -> Void) {
+  /// `willFinish`, if given, is called on that thread once the roots are read and before the result is handed over
+  /// (a test holds the scan there, to show that nothing the client is waiting for waits for it).
+  init(
+    roots: [String], bounds: Bounds = Bounds(), willFinish: (@Sendable () -> Void)? = nil,
+    done: @escaping @Sendable () -> Void
+  ) {
     let thread = Thread { [self] in
       let result = WorkspaceScanner.scan(roots, bounds: bounds)
+      willFinish?()
       condition.lock()
       finished = result
       condition.broadcast()

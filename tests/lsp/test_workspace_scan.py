@@ -80,11 +80,10 @@ def test_a_root_of_100000_files(big):
         open_file(server, big / "opened.tax")
         messages = collect(server, lambda m: scan_report(m) and published(m, big / "sibling.tax")
                            and not published(m, big / "opened.tax")[-1]["diagnostics"])
-        first = next(i for i, m in enumerate(messages) if m.get("method") == "textDocument/publishDiagnostics")
-        report = next(i for i, m in enumerate(messages) if m.get("method") == "window/logMessage"
-                      and m["params"]["message"].startswith("TaxPro: read "))
-        assert messages[first]["params"]["uri"] == (big / "opened.tax").as_uri()
-        assert first < report, "the opened document's diagnostics came after the scan"
+        # The opened document's diagnostics come first. (That they come before the scan has finished depends here on
+        # how fast the disk is; TaxProServerTests' LargeRootTests shows it with the scan held.)
+        first = next(m for m in messages if m.get("method") == "textDocument/publishDiagnostics")
+        assert first["params"]["uri"] == (big / "opened.tax").as_uri()
         # Too large to be a project: not read, but the opened file's folder is, so its neighbour's formula is known.
         assert "not read as a project (more than 100000 entries)" in scan_report(messages)[0]
         assert published(messages, big / "opened.tax")[0]["diagnostics"] == []
