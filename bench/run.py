@@ -4,12 +4,17 @@
     python3 bench/run.py             # everything; writes BENCHMARKS.md at the repository's root
     python3 bench/run.py --quick     # fewer rounds and smaller inputs (a smoke run; still writes BENCHMARKS.md)
     python3 bench/run.py --only startup,check
+    python3 bench/run.py --only startup,lsp --baseline-ref main   # this build against main's, side by side
 
 It installs what it needs when missing (Debian `bc` and `qalc`; `tombi` and `ruff` from PyPI into bench/.venv),
 builds TaxPro in release, and runs every comparison with the commands alternating (A, B, A, B, …, the order rotating
 each round) so that noise on this shared machine falls on all of them alike. Times are wall-clock times of whole
 processes (or of a server's answers); peak memory is each process's maximum resident set (from GNU time in a run of
 its own, or the server's VmHWM).
+
+With `--baseline BINARY` (or `--baseline-ref REF`, which installs the build of a git ref the same way), start-up and
+the language server are also measured with a second TaxPro, the build before a change, in the same interleaved rounds,
+and the report adds a section comparing the two figure by figure.
 """
 
 from __future__ import annotations
@@ -48,6 +53,10 @@ DYNAMIC_BUILD = [
 ]
 TAXPRO = INSTALL_PREFIX / "bin" / "taxpro"
 TAXPRO_DYNAMIC = ROOT / ".build-dynamic" / "release" / "taxpro"
+# The build before a change (`--baseline`, `--baseline-ref`), measured beside TAXPRO; None when there is none.
+BASELINE: Path | None = None
+BASELINE_SOURCE = OUT / "baseline-src"
+BASELINE_PREFIX = OUT / "baseline-install"
 CSV_EXPRESSION = "tax(province.income_tax, income) + tax(federal.income_tax, income)"
 
 
@@ -82,6 +91,101 @@ def build():
                    env={**os.environ, "PREFIX": str(INSTALL_PREFIX)})
     log("building: " + " ".join(DYNAMIC_BUILD))
     subprocess.run(DYNAMIC_BUILD, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def build_baseline(ref: str) -> Path:
+    """Installs the build of `ref` as the measured binary is installed (a detached worktree in bench/out/baseline-src,
+    `scripts/install` with PREFIX=bench/out/baseline-install); returns the binary."""
+    commit = subprocess.run(["git", "rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    if (BASELINE_SOURCE / ".git").exists():
+        subprocess.run(["git", "checkout", "-q", "--detach", commit], cwd=BASELINE_SOURCE, check=True)
+    else:
+        OUT.mkdir(exist_ok=True)
+        subprocess.run(["git", "worktree", "add", "-q", "--detach", str(BASELINE_SOURCE), commit], cwd=ROOT, check=True)
+    log(f"installing the baseline ({ref}, {commit[:10]}): PREFIX={BASELINE_PREFIX} " + " ".join(INSTALL))
+    subprocess.run(INSTALL, cwd=BASELINE_SOURCE, check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "PREFIX": str(BASELINE_PREFIX)})
+    return BASELINE_PREFIX / "bin" / "taxpro"
+
+
+def slower_p(after: list[float], before: list[float]) -> float:
+    """The one-sided p-value of the Mann–Whitney U test that `after`'s times are not larger than `before`'s (normal
+    approximation, continuity-corrected): small when after's samples are mostly above before's."""
+    n1, n2 = len(after), len(before)
+    if not n1 or not n2:
+        return 1.0
+    u = sum((a > b) + 0.5 * (a == b) for a in after for b in before)
+    mean = n1 * n2 / 2
+    spread = math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
+    return 0.5 * math.erfc((u - mean - 0.5) / spread / math.sqrt(2)) if spread else 1.0
+
+
+def slowest(samples: list[float]) -> list[float]:
+    """The slowest tenth of the samples (at least five), which p99 is drawn from."""
+    return sorted(samples)[-max(5, len(samples) // 10):]
+
+
+class Comparisons:
+    """This build's figures beside the baseline's, for the before-and-after section.
+
+    A time is worse by more than noise when it is more than `RELATIVE` above the baseline's *and* the samples it is
+    drawn from are larger than the baseline's beyond chance: a one-sided Mann–Whitney U test at p < `P`, on all the
+    samples for a median and on the slowest tenth of each for a p99. On this shared machine a figure moves by tens of
+    percent from run to run; the test asks whether the two builds' samples, taken in the same interleaved rounds,
+    really differ. Peak memory is one measurement per build: worse when more than `RELATIVE` and 1 MiB above."""
+
+    RELATIVE = 0.10
+    P = 0.01
+
+    def __init__(self):
+        self.rows: list[tuple[str, float, float, str, float | None]] = []
+
+    def time(self, figure: str, before: Samples, after: Samples, statistic: str = "median"):
+        if statistic == "median":
+            p = slower_p(after.times, before.times)
+        else:
+            p = slower_p(slowest(after.times), slowest(before.times))
+        self.rows.append((figure, getattr(before, statistic), getattr(after, statistic), "time", p))
+
+    def memory(self, figure: str, before_kib: int, after_kib: int):
+        self.rows.append((figure, float(before_kib), float(after_kib), "memory", None))
+
+    @staticmethod
+    def worse(before: float, after: float, kind: str, p: float | None) -> bool:
+        if after <= before * (1 + Comparisons.RELATIVE):
+            return False
+        if kind == "memory":
+            return after - before > 1024
+        return p is not None and p < Comparisons.P
+
+    def write(self, report: list[str], goals: list[tuple[str, bool, str]]):
+        if not self.rows:
+            return
+        report.append("## Before and after: this build against the baseline\n")
+        report.append(f"The baseline is `{shell([BASELINE])}` ({version([str(BASELINE), '--version'])}), measured in "
+                      "the same interleaved rounds as this build (the rows marked *baseline* above). A time is worse "
+                      f"by more than noise when it is more than {self.RELATIVE:.0%} above the baseline's and its "
+                      f"samples are larger than the baseline's beyond chance (one-sided Mann–Whitney U, p < {self.P}; "
+                      "for a p99, on the slowest tenth of each); peak memory when it is more than "
+                      f"{self.RELATIVE:.0%} and 1 MiB above.\n")
+        report.append("| figure | baseline | this build | change | p (this build slower) | worse by more than noise |")
+        report.append("|---|---:|---:|---:|---:|:---:|")
+        worse = []
+        for figure, before, after, kind, p in self.rows:
+            show = ms if kind == "time" else (lambda kib: mib(int(kib)))
+            change = f"{(after - before) / before:+.0%}" if before else "—"
+            bad = self.worse(before, after, kind, p)
+            if bad:
+                worse.append(figure)
+            report.append(f"| {figure} | {show(before)} | {show(after)} | {change} | "
+                          f"{'—' if p is None else f'{p:.3f}'} | {'**yes**' if bad else 'no'} |")
+        report.append("")
+        goals.append(("no start-up or server figure worse than the baseline's by more than noise", not worse,
+                      "none worse" if not worse else "worse: " + ", ".join(worse)))
+
+
+COMPARISONS = Comparisons()
 
 
 def version(argv: list[str]) -> str:
@@ -209,6 +313,11 @@ def bench_startup(report: list[str], goals: list[tuple[str, bool, str]], rounds:
         "bc (1+1 on standard input)": {"argv": ["bc"], "stdin": b"1+1\n"},
         "qalc '1+1'": {"argv": ["qalc", "1+1"]},
     }
+    if not TAXPRO_DYNAMIC.exists():
+        log(f"start-up: {TAXPRO_DYNAMIC} is not built (--skip-build); its row is left out")
+        del commands["taxpro eval '1+1' (dynamically linked)"]
+    if BASELINE:
+        commands = {"taxpro eval '1+1' (baseline)": {"argv": [str(BASELINE), "eval", "1+1"]}, **commands}
     for name, spec in commands.items():
         output = subprocess.run(spec["argv"], input=spec.get("stdin"), capture_output=True).stdout.decode().strip()
         if not output.endswith("2"):
@@ -224,10 +333,15 @@ def bench_startup(report: list[str], goals: list[tuple[str, bool, str]], rounds:
                       f"{samples.median / qalc:.2f} | {mib(samples.peak_kib)} |")
     report.append("\nCommands: " + "; ".join(f"`{shell(spec['argv'])}`" for spec in commands.values()) + "\n")
     static = results["taxpro eval '1+1'"].median
-    dynamic = results["taxpro eval '1+1' (dynamically linked)"].median
+    dynamic = results.get("taxpro eval '1+1' (dynamically linked)")
+    if BASELINE:
+        before, after = results["taxpro eval '1+1' (baseline)"], results["taxpro eval '1+1'"]
+        COMPARISONS.time("start-up: taxpro eval '1+1', median", before, after)
+        COMPARISONS.time("start-up: taxpro eval '1+1', p99", before, after, "p99")
+        COMPARISONS.memory("start-up: taxpro eval '1+1', peak memory", before.peak_kib, after.peak_kib)
     goals.append(("start-up: taxpro ≤ 1/5 of qalc", static <= qalc / 5,
-                  f"{ms(static)} against {ms(qalc)} ({qalc / static:.1f}× faster; dynamically linked: "
-                  f"{qalc / dynamic:.1f}×)"))
+                  f"{ms(static)} against {ms(qalc)} ({qalc / static:.1f}× faster"
+                  + (f"; dynamically linked: {qalc / dynamic.median:.1f}×)" if dynamic else ")")))
 
 
 # MARK: Checking
@@ -349,8 +463,10 @@ def lsp_documents(formulas: int) -> dict[str, tuple[str, str, str]]:
         toml.append(f"[f{i}]")
         toml.append(f"income = {(i * 37) % 1000}.{i % 100:02d}")
         toml.append(f'expression = "max(base - {i % 500}.25, 0) + tax(ON.income_tax, income) / {i % 11 + 2}"')
+    taxpro = ("formulas.tax", "taxpro", generate.taxpro_formulas(formulas))
     return {
-        "taxpro": ("formulas.tax", "taxpro", generate.taxpro_formulas(formulas)),
+        "taxpro": taxpro,
+        "baseline": taxpro,
         "tombi": ("formulas.toml", "toml", "\n".join(toml) + "\n"),
         "ruff": ("formulas.py", "python", generate.python_formulas(formulas)),
     }
@@ -361,7 +477,7 @@ def probe_positions(server: str, text: str) -> dict[str, tuple[int, int]]:
     lines = text.split("\n")
     middle = len(lines) // 2
     middle -= middle % 4  # the first line of a formula (its comment)
-    if server == "taxpro":
+    if server in ("taxpro", "baseline"):
         result_line = middle + 3
         column = lines[result_line].index("tax(") + 4
         complete = (result_line, lines[result_line].index(".income_tax") + 1)  # after `XX.`
@@ -380,6 +496,8 @@ def probe_positions(server: str, text: str) -> dict[str, tuple[int, int]]:
 def server_argv(server: str) -> list[str]:
     if server == "taxpro":
         return [str(TAXPRO), "lsp"]
+    if server == "baseline":
+        return [str(BASELINE), "lsp"]
     if server == "tombi":
         return [str(VENV / "bin" / "tombi"), "lsp"]
     return [str(VENV / "bin" / "ruff"), "server"]
@@ -531,7 +649,7 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
         lines = documents["taxpro"][2].count("\n")
         log(f"lsp: {lines:,} lines, {rounds} rounds")
         runs = {}
-        for server in ("taxpro", "tombi", "ruff"):
+        for server in (("baseline",) if BASELINE else ()) + ("taxpro", "tombi", "ruff"):
             directory = workspace / f"{server}_{size}"
             directory.mkdir()
             runs[server] = ServerRun(server, directory, documents[server])
@@ -560,7 +678,16 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
             for operation in OPERATIONS:
                 samples = run.samples[operation]
                 cells.append(f"{ms(samples.median)} / {ms(samples.p99)}" if samples.times else "—")
-            report.append(f"| {lines:,} | {server} | " + " | ".join(cells) + f" | {mib(run.peak_kib)} |")
+            label = "taxpro (baseline)" if server == "baseline" else server
+            report.append(f"| {lines:,} | {label} | " + " | ".join(cells) + f" | {mib(run.peak_kib)} |")
+        if BASELINE:
+            before, after = runs["baseline"], runs["taxpro"]
+            for operation in OPERATIONS:
+                if before.samples[operation].times and after.samples[operation].times:
+                    for statistic in ("median", "p99"):
+                        COMPARISONS.time(f"server, {lines:,} lines: {operation}, {statistic}",
+                                         before.samples[operation], after.samples[operation], statistic)
+            COMPARISONS.memory(f"server, {lines:,} lines: peak memory", before.peak_kib, after.peak_kib)
         for operation in OPERATIONS:
             ours = runs["taxpro"].samples[operation]
             if not ours.times:
@@ -571,7 +698,7 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
                 if theirs.times:
                     verdicts.append((f"{operation} vs {peer} at {lines:,} lines",
                                      ours.median <= theirs.median and ours.p99 <= theirs.p99))
-    argv = {server: shell(server_argv(server)) for server in ("taxpro", "tombi", "ruff")}
+    argv = {server: shell(server_argv(server)) for server in (("baseline",) if BASELINE else ()) + ("taxpro", "tombi", "ruff")}
     report.append("\nCommands: " + "; ".join(f"`{command}`" for command in argv.values()) + "\n")
     failed = [name for name, ok in verdicts if not ok]
     goals.append(("language server: no worse than tombi's and ruff's (median and p99)", not failed,
@@ -586,19 +713,34 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer rounds and smaller inputs")
     parser.add_argument("--only", default="startup,check,eval,lsp", help="comma-separated sections")
     parser.add_argument("--skip-build", action="store_true", help="use the binaries already built")
+    parser.add_argument("--rounds", type=int, help="rounds of the start-up and language-server comparisons "
+                                                   "(default 40 and 50; with --quick 10)")
     parser.add_argument("--output", default=str(ROOT / "BENCHMARKS.md"))
+    baseline = parser.add_mutually_exclusive_group()
+    baseline.add_argument("--baseline", metavar="TAXPRO",
+                          help="a second taxpro binary (the build before a change), measured beside this one in "
+                               "start-up and the language server")
+    baseline.add_argument("--baseline-ref", metavar="REF",
+                          help="install the build of a git ref (e.g. main) as --baseline")
     args = parser.parse_args()
     sections = set(args.only.split(","))
     ensure_tools()
     if not args.skip_build:
         build()
+    global BASELINE
+    if args.baseline_ref:
+        BASELINE = build_baseline(args.baseline_ref)
+    elif args.baseline:
+        BASELINE = Path(args.baseline).resolve()
+    if BASELINE and not os.access(BASELINE, os.X_OK):
+        raise SystemExit(f"the baseline {BASELINE} is not an executable")
     OUT.mkdir(exist_ok=True)
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = os.getloadavg()
     report: list[str] = []
     goals: list[tuple[str, bool, str]] = []
     if "startup" in sections:
-        bench_startup(report, goals, rounds=10 if args.quick else 40)
+        bench_startup(report, goals, rounds=args.rounds or (10 if args.quick else 40))
     if "check" in sections:
         sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
         bench_check(report, goals, sizes, rounds={1_000: 5 if args.quick else 15, 10_000: 3 if args.quick else 7,
@@ -607,13 +749,16 @@ def main():
         bench_eval(report, goals, rows=100_000 if args.quick else 1_000_000, rounds=3 if args.quick else 5)
     if "lsp" in sections:
         bench_lsp(report, goals, sizes=[250, 2_500] if args.quick else [1_000, 10_000],
-                  rounds=10 if args.quick else 50)
+                  rounds=args.rounds or (10 if args.quick else 50))
+    COMPARISONS.write(report, goals)
     load_after = os.getloadavg()
     info = machine()
     lines = [
         "# Benchmarks",
         "",
-        "Written by `bench/run.py`" + (" --quick" if args.quick else "") + " (do not edit by hand; run "
+        "Written by `bench/run.py`" + (" --quick" if args.quick else "")
+        + (f" --baseline-ref {args.baseline_ref}" if args.baseline_ref else " --baseline" if args.baseline else "")
+        + " (do not edit by hand; run "
         "`python3 bench/run.py` to measure again). Performance claims about TaxPro come from here, never from "
         "timed unit tests.",
         "",
