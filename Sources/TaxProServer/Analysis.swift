@@ -31,7 +31,7 @@ final class Analysis: Sendable {
   /// Whether `file` declares a name another file declared first: its repeats are reported and not checked.
   func repeatsAnotherFile(_ file: FileID) -> Bool {
     (diagnostics[file] ?? []).contains { diagnostic in
-      diagnostic.code == "duplicate-definition" && diagnostic.notes.contains { $0.span.map { $0.file != file } ?? false }
+      diagnostic.code == .duplicateDefinition && diagnostic.notes.contains { $0.span.map { $0.file != file } ?? false }
     }
   }
 }
