@@ -29,7 +29,8 @@ enum CommandTable {
   static var commands: [any Command.Type] {
     [
       DefaultCommand.self, InteractiveCommand.self, EvalCommand.self, ExplainCommand.self, CheckCommand.self,
-      TestCommand.self, FormatCommand.self, PlotCommand.self, LanguageServerCommand.self, VocabularyCommand.self,
+      TestCommand.self, FormatCommand.self, PlotCommand.self, ChartCommand.self, LanguageServerCommand.self,
+      VocabularyCommand.self,
     ]
   }
 
@@ -159,6 +160,9 @@ extension OptionSpec {
   static let year = OptionSpec(
     name: "--year", valueName: "YYYY", valueKind: .year,
     summary: "the tax year whose figures are used (default: the latest with data)")
+  static let svg = OptionSpec(
+    name: "--svg", valueName: "FILE", valueKind: .newFile(extensions: ["svg"]),
+    summary: "write the chart to FILE as SVG instead of drawing it in the terminal")
 }
 
 extension ArgumentSpec {

@@ -64,8 +64,8 @@ def run_example(taxpro, tmp_path, how, example):
         path = tmp_path / "example.tax"
         path.write_text(example.replace("\\n", "\n") + "\n", encoding="utf-8")
         return taxpro.run(how, str(path))
-    if how == "plot":
-        return taxpro.run("plot", *shlex.split(example))
+    if how in ("plot", "chart"):
+        return taxpro.run(how, *shlex.split(example))
     raise AssertionError(f"unknown way to run an example: {how}")
 
 

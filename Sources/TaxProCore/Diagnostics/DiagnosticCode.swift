@@ -65,9 +65,13 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case testFailed = "test-failed"
   case testHasErrors = "test-has-errors"
 
-  // MARK: Charts (the REPL's `:plot`, `taxpro plot`)
+  // MARK: Charts (the REPL's `:plot` and `:chart`, `taxpro plot` and `taxpro chart`)
   case plotRange = "plot-range"
   case plotType = "plot-type"
+  /// `taxpro chart`, `:chart`: a result with no parts, or parts that do not add up to a whole or are negative.
+  case chartParts = "chart-parts"
+  /// `taxpro chart`, `:chart`: a result or part that is not Money.
+  case chartType = "chart-type"
 
   /// How bad a diagnostic of this code is: everything is an error but a rounded literal and a jurisdiction without
   /// figures, which the program can still run with.

@@ -323,4 +323,28 @@ extension DiagnosticMessage {
   public static func plotType(_ expression: String, _ type: TaxType) -> Self {
     Self(.plotType, "only Money, Rate and Number can be plotted, but '\(expression)' is \(type)")
   }
+
+  // MARK: chart-parts, chart-type
+
+  static var chartNeedsParts: Self {
+    Self(.chartParts, "a chart needs parts: a formula call with Money let steps, or a list of named amounts")
+  }
+  static func noPartsIn(_ formula: String) -> Self {
+    Self(.chartParts, "\(formula) has no Money let steps to show as parts")
+  }
+  static func partsDoNotAddUp(_ formula: String, parts: String, result: String, withResult: String) -> Self {
+    Self(
+      .chartParts,
+      "the let steps of \(formula) add up to \(parts), which is not its result (\(result)), and with the result "
+        + "(\(withResult)) they are none of its Money inputs")
+  }
+  static func negativePart(_ label: String, _ amount: String) -> Self {
+    Self(.chartParts, "'\(label)' is \(amount); a part of a whole cannot be negative")
+  }
+  static func nothingToChart(_ whole: String) -> Self {
+    Self(.chartParts, "the parts add up to \(whole): there is nothing to share out")
+  }
+  static func chartNotMoney(_ what: String, _ type: TaxType) -> Self {
+    Self(.chartType, "only Money can be shared out in a chart, but \(what) is \(type)")
+  }
 }

@@ -22,7 +22,8 @@ enum CommandArgument: Sendable {
 /// its handler, a method of `REPL` (in a `REPL+….swift` file of this folder) that the entry names. `:help`, `:help
 /// :name`, Tab completion and "did you mean" all read the entry; nothing else lists commands.
 enum REPLCommand: String, CaseIterable, Sendable {
-  case help, type, explain, ask, lesson, glossary, topics, search, load, reload, year, profile, save, records, plot, quit
+  case help, type, explain, ask, lesson, glossary, topics, search, load, reload, year, profile, save, records, plot,
+    chart, quit
 
   /// The command's help, what Tab offers after it, and what runs it.
   var entry: CommandInfo {
@@ -117,6 +118,14 @@ enum REPLCommand: String, CaseIterable, Sendable {
           Example: :plot tax(ON.income_tax, income) over income from $0 to $250,000. With --svg FILE the chart \
           is written to FILE as SVG instead of drawn in the terminal.
           """, argument: .expression, run: .text(REPL.plotCommand))
+    case .chart:
+      CommandInfo(
+        command: self, usage: "EXPR [--svg FILE [--bars]]", summary: "where the money of a result goes: its parts as bars",
+        details: """
+          EXPR is a formula call, whose Money let steps are the parts (take_home_pay($85,000, ON): CPP, EI, income \
+          tax and what is left), or named amounts: rent: $2,000, food: $600 in $0..$800 (a range is a budget \
+          line). With --svg FILE the chart is written to FILE as a donut, or as one stacked bar with --bars.
+          """, argument: .expression, run: .text(REPL.chartCommand))
     case .quit:
       CommandInfo(command: self, aliases: ["q", "exit"], summary: "leave (Ctrl-D too)", run: .plain(REPL.quitCommand))
     }

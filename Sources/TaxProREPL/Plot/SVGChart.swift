@@ -155,8 +155,8 @@ public struct SVGChart: Sendable {
   }
 }
 
-/// A coordinate with at most two decimals and no trailing zeros, independent of the user's locale.
-private func n(_ value: Double) -> String {
+/// A coordinate with at most two decimals and no trailing zeros, independent of the user's locale (the SVG charts').
+func n(_ value: Double) -> String {
   guard value.isFinite else { return "0" }
   let rounded = (value * 100).rounded() / 100
   if rounded == rounded.rounded() { return String(Int64(rounded)) }

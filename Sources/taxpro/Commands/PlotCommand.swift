@@ -79,9 +79,6 @@ extension OptionSpec {
   static let over = OptionSpec(
     name: "--over", valueName: "NAME=FROM..TO", valueKind: .range,
     summary: "the name in EXPR that varies, and its range", isRequired: true, example: "income=$0..$250,000")
-  static let svg = OptionSpec(
-    name: "--svg", valueName: "FILE", valueKind: .newFile(extensions: ["svg"]),
-    summary: "write the chart to FILE as SVG instead of drawing it in the terminal")
   static let width = OptionSpec(
     name: "--width", valueName: "N", valueKind: .number,
     summary: "the chart's width: characters in the terminal (20 to 1000), pixels in SVG (default 720)")
