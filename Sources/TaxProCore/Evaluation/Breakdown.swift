@@ -38,6 +38,16 @@ public struct Breakdown: Sendable {
   /// Whether any part has a budget line (then charts mark the limits).
   public var hasBudget: Bool { parts.contains { $0.limit != nil } }
 
+  /// The sum of the budget lines, when every part has one.
+  public var budget: ExactDecimal? {
+    var total = ExactDecimal.zero
+    for part in parts {
+      guard let limit = part.limit, let sum = try? total + limit else { return nil }
+      total = sum
+    }
+    return hasBudget ? total : nil
+  }
+
   /// `take_home_pay($85,000, ON), 2026`.
   public var title: String { "\(expression), \(year)" }
 

@@ -54,7 +54,8 @@ public struct BreakdownBars: Sendable {
         if !overTexts[index].isEmpty { bar += "  " + paint(overTexts[index], sgr: "1;31") }
         lines.append(row(part.label, amounts[index], shares[index], bar))
       }
-      lines.append(row(breakdown.wholeLabel, wholeText, Breakdown.percent(.one), ""))
+      let budget = breakdown.budget.map { "budget " + ValueFormatter.money($0) } ?? ""
+      lines.append(row(breakdown.wholeLabel, wholeText, Breakdown.percent(.one), budget))
       let over = parts.filter { $0.overBudget != nil }.map(\.label)
       lines.append(
         over.isEmpty

@@ -24,7 +24,8 @@ public struct BreakdownSVG: Sendable {
     let parts = breakdown.parts
     let amounts = parts.map { ValueFormatter.money($0.amount) }
     let wholeText = ValueFormatter.money(breakdown.whole)
-    let summary = breakdown.wholeLabel + ": " + wholeText
+    let summary =
+      breakdown.wholeLabel + ": " + wholeText + (breakdown.budget.map { ", of a budget of " + ValueFormatter.money($0) } ?? "")
     let description =
       "\(summary), in \(parts.count) part\(parts.count == 1 ? "" : "s"): "
       + zip(parts, amounts).map { part, amount in "\(part.label) \(amount) (\(part.shareText))" }
@@ -41,22 +42,47 @@ public struct BreakdownSVG: Sendable {
       case .bars: body = stackedBar(breakdown, amounts: amounts, labelWidth: longestLabel * 7.4, amountWidth: longestAmount * 7.6)
       }
     }
-    let width = max(body.width, Double(breakdown.title.count) * 9.5 + 48)
+    let titleLines = Self.wrap(breakdown.title, at: 72)
+    let extra = Double(titleLines.count - 1) * 22
+    let width = max(body.width, Double(titleLines.map(\.count).max() ?? 0) * 10.5 + 48)
+    let height = body.height + extra
     var svg = """
       <?xml version="1.0" encoding="UTF-8" standalone="no"?>
-      <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(n(width))" height="\(n(body.height))" \
-      viewBox="0 0 \(n(width)) \(n(body.height))" role="img" aria-labelledby="chart-title chart-desc" \
+      <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(n(width))" height="\(n(height))" \
+      viewBox="0 0 \(n(width)) \(n(height))" role="img" aria-labelledby="chart-title chart-desc" \
       font-family="Helvetica, Arial, sans-serif">
         <title id="chart-title">\(SVGChart.escape(breakdown.title))</title>
         <desc id="chart-desc">\(SVGChart.escape(description))</desc>
-        <rect x="0" y="0" width="\(n(width))" height="\(n(body.height))" fill="#ffffff"/>
-        <text class="title" x="24" y="34" font-size="18" font-weight="bold" fill="#111111">\(SVGChart.escape(breakdown.title))</text>
-        <text class="whole" x="24" y="58" font-size="13" fill="#333333">\(SVGChart.escape(summary))</text>
+        <rect x="0" y="0" width="\(n(width))" height="\(n(height))" fill="#ffffff"/>
 
       """
+    svg += "  <text class=\"title\" x=\"24\" y=\"34\" font-size=\"18\" font-weight=\"bold\" fill=\"#111111\">"
+    for (index, line) in titleLines.enumerated() {
+      svg += "<tspan x=\"24\" dy=\"\(index == 0 ? 0 : 22)\">\(SVGChart.escape(line))</tspan>"
+    }
+    svg += "</text>\n"
+    svg += "  <g transform=\"translate(0 \(n(extra)))\">\n"
+    svg += "  <text class=\"whole\" x=\"24\" y=\"58\" font-size=\"13\" fill=\"#333333\">\(SVGChart.escape(summary))</text>\n"
     svg += body.svg
-    svg += "</svg>\n"
+    svg += "  </g>\n</svg>\n"
     return svg
+  }
+
+  /// A long title in lines of at most about `limit` characters, broken after the commas between arguments or amounts.
+  static func wrap(_ title: String, at limit: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for piece in title.split(separator: ", ", omittingEmptySubsequences: false) {
+      let candidate = line.isEmpty ? String(piece) : line + ", " + piece
+      if candidate.count > limit && !line.isEmpty {
+        lines.append(line + ",")
+        line = String(piece)
+      } else {
+        line = candidate
+      }
+    }
+    lines.append(line)
+    return lines
   }
 
   /// A slice's or bar's attributes and tooltip: the figures as data.
