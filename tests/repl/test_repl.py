@@ -423,3 +423,31 @@ def test_plot_usage_errors(home: Path) -> None:
     )
     assert wrong.returncode == 1
     assert "only Money, Rate and Number can be plotted" in wrong.stderr
+
+
+def test_chart_draws_the_parts_at_the_terminals_width(home: Path, tmp_path: Path) -> None:
+    """`:chart` in a real terminal 120 columns wide: a bar line per part, the whole's stacked bar filling the line;
+    `:explain` of the same call points at it; `--svg` writes the donut."""
+    child = spawn(home)
+    enter(child, ":year 2025")
+    child.expect(PROMPT)
+    enter(child, ":chart take_home_pay($85,000, ON)")
+    child.expect(r"Gross employment income for the year +\$85,000\.00 +100\.0% +(\S+)\r\n")
+    assert len(child.after.rstrip("\r\n")) == 120
+    lines = [line for line in child.before.split("\r\n") if "%" in line]
+    assert [line.split("  ")[0] for line in lines] == [
+        "Take-home pay", "Income tax", "CPP or QPP", "EI premiums", "CPP2 or QPP2"]
+    child.expect(PROMPT)
+    enter(child, ":explain take_home_pay($85,000, ON)")
+    child.expect(r"Chart: :chart take_home_pay\(\$85,000, ON\) draws its parts")
+    child.expect(PROMPT)
+    out = tmp_path / "pay.svg"
+    enter(child, f":chart take_home_pay($85,000, ON) --svg {out}")
+    child.expect(r"wrote .*pay\.svg \(5 parts\)")
+    child.expect(PROMPT)
+    slices = [e for e in ET.parse(out).getroot().iter() if e.get("class") == "slice"]
+    assert [e.get("data-label") for e in slices][0] == "Take-home pay"
+    enter(child, ":chart rent: $2,000, rate: 5%")
+    child.expect(r"error\[chart-type\]: only Money can be shared out in a chart, but 'Rate' is Rate")
+    child.expect(PROMPT)
+    assert leave(child) == 0

@@ -125,6 +125,18 @@ extension Session {
       span: typed.span)
   }
 
+  /// The breakdown of a result already explained (`taxpro explain`, `:explain`), or nil when it has no parts: so
+  /// that an explanation can say a chart would show them without evaluating again.
+  public func breakdown(explained text: String, value: Value, steps: [ExplanationStep]) -> Breakdown? {
+    guard case .money(let result) = value, let call = steps.last, case .formula(let name, let arguments) = call.kind,
+      let formula = program.formula(named: name)
+    else { return nil }
+    let found = formulaBreakdown(
+      expression: text, formula: formula, arguments: arguments, result: result, steps: call.children, span: call.span)
+    if case .success(let breakdown) = found, breakdown.parts.count > 1 { return breakdown }
+    return nil
+  }
+
   func formulaBreakdown(
     expression: String, formula: FormulaInfo, arguments: [NamedValue], result: ExactDecimal,
     steps: [ExplanationStep], span: Span

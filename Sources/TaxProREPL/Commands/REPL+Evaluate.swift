@@ -33,6 +33,9 @@ extension REPL {
       report(list.diagnostics)
     case .success(let (value, steps)):
       say(explanation(text, value: value, steps: steps, detail: detail))
+      if session.breakdown(explained: text, value: value, steps: steps) != nil {
+        note("Chart: :chart \(text) draws its parts as shares of the whole.")
+      }
       var calculation = Calculation(expression: text, values: valuesBefore, year: session.year, value: value)
       calculation.explanation = explanation(text, value: value, steps: steps, colored: false, fitted: false)
       lastCalculation = calculation

@@ -54,6 +54,9 @@ struct ExplainCommand: Command {
             + "\n")
       } else {
         Output.write(renderer.render(expression: expression, value: value, steps: steps))
+        if session.breakdown(explained: expression, value: value, steps: steps) != nil {
+          Output.write("Chart: taxpro chart \(Output.shellQuoted(expression)) draws its parts as shares of the whole.\n")
+        }
       }
       return 0
     case .failure(let list):
