@@ -206,3 +206,10 @@ def test_budget_lines_mark_the_limit_and_call_out_overspending(taxpro):
     rent_bar = rent.split("%", 1)[1].split("  over")[0].strip()
     assert 0 < rent_bar.index("│") < len(rent_bar) - 1
     assert food.split("%", 1)[1].strip().endswith(" │")
+
+
+def test_the_readme_shows_the_chart_as_it_is_drawn():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("$ taxpro chart --year 2025 'take_home_pay($85,000, ON)'\n")
+    block = readme[start:readme.index("```", start)].split("\n", 1)[1]
+    assert block == (GOLDEN / "take_home_pay.txt").read_text(encoding="utf-8")
