@@ -43,6 +43,17 @@ extension Parser {
       result: result, span: span(keyword).to(end)))
   }
 
+  /// `in LOW..HIGH`, if the next token is `in` (a parameter's range, a named amount's budget line); `between` says
+  /// what the `..` separates when it is missing.
+  mutating func parseRange(_ between: String) -> RangeConstraint? {
+    guard at(.kwIn) else { return nil }
+    let keyword = advance()
+    let lower = parseExpression()
+    guard expect(.dotDot, between) != nil else { return nil }
+    let upper = parseExpression()
+    return RangeConstraint(lower: lower, upper: upper, span: span(keyword).to(upper.span))
+  }
+
   mutating func parseParameter() -> Parameter? {
     let first = current
     let documentation = documentation(before: first)
@@ -53,15 +64,7 @@ extension Parser {
       return nil
     }
     guard let type = parseType() else { return nil }
-    var range: RangeConstraint? = nil
-    if at(.kwIn) {
-      let keyword = advance()
-      let lower = parseExpression()
-      if expect(.dotDot, "'..' between the lowest and highest allowed values") != nil {
-        let upper = parseExpression()
-        range = RangeConstraint(lower: lower, upper: upper, span: span(keyword).to(upper.span))
-      }
-    }
+    let range = parseRange("'..' between the lowest and highest allowed values")
     var defaultValue: Expression? = nil
     if at(.equal) {
       advance()

@@ -42,15 +42,7 @@ extension Parser {
       advance()
       guard expect(.colon, "':' and the amount after the label") != nil else { break }
       let value = parseExpression()
-      var range: RangeConstraint? = nil
-      if at(.kwIn) {
-        let keyword = advance()
-        let lower = parseExpression()
-        if expect(.dotDot, "'..' between the budget line's lowest and highest amounts") != nil {
-          let upper = parseExpression()
-          range = RangeConstraint(lower: lower, upper: upper, span: span(keyword).to(upper.span))
-        }
-      }
+      let range = parseRange("'..' between the budget line's lowest and highest amounts")
       let isText = label.kind == .string
       amounts.append(
         NamedAmount(
