@@ -213,3 +213,9 @@ def test_the_readme_shows_the_chart_as_it_is_drawn():
     start = readme.index("$ taxpro chart --year 2025 'take_home_pay($85,000, ON)'\n")
     block = readme[start:readme.index("```", start)].split("\n", 1)[1]
     assert block == (GOLDEN / "take_home_pay.txt").read_text(encoding="utf-8")
+
+
+def test_bars_without_an_svg_file_is_a_usage_error(taxpro):
+    result = taxpro.run("chart", TAKE_HOME, "--bars")
+    assert result.returncode == 2
+    assert "--bars is for the SVG file" in result.stderr

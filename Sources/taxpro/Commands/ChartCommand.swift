@@ -37,6 +37,12 @@ struct ChartCommand: Command {
     bars = arguments.has(.bars)
   }
 
+  func validate() throws(UsageError) {
+    if bars && svg == nil {
+      throw UsageError(message: "--bars is for the SVG file: taxpro chart EXPR --svg FILE --bars")
+    }
+  }
+
   func run() throws(UsageError) -> Int32 {
     guard let session = try inputs.session() else { return 1 }
     switch session.breakdown(expression, name: "<expr>") {
