@@ -219,3 +219,10 @@ def test_bars_without_an_svg_file_is_a_usage_error(taxpro):
     result = taxpro.run("chart", TAKE_HOME, "--bars")
     assert result.returncode == 2
     assert "--bars is for the SVG file" in result.stderr
+
+
+def test_explain_says_when_a_result_can_be_charted(taxpro):
+    with_parts = taxpro.run("explain", TAKE_HOME).stdout
+    assert f"Its parts as a chart: taxpro chart '{TAKE_HOME}'" in with_parts
+    without = taxpro.run("explain", "rrsp_refund($5,000, $85,000)").stdout
+    assert "taxpro chart" not in without and "taxpro chart" not in taxpro.run("explain", "$1 + $2").stdout

@@ -439,7 +439,7 @@ def test_chart_draws_the_parts_at_the_terminals_width(home: Path, tmp_path: Path
         "Take-home pay", "Income tax", "CPP or QPP", "EI premiums", "CPP2 or QPP2"]
     child.expect(PROMPT)
     enter(child, ":explain take_home_pay($85,000, ON)")
-    child.expect(r"Chart: :chart take_home_pay\(\$85,000, ON\) draws its parts")
+    child.expect(r"Its parts as a chart: :chart take_home_pay\(\$85,000, ON\)")
     child.expect(PROMPT)
     out = tmp_path / "pay.svg"
     enter(child, f":chart take_home_pay($85,000, ON) --svg {out}")

@@ -32,6 +32,8 @@ public struct ExplanationRenderer {
   public var showsDocumentation = true
   /// Where the whole trace is, said after a summary (`taxpro explain --full '…'`); front ends know how to ask.
   public var fullTraceHint: String? = nil
+  /// How to chart the result's parts (`taxpro chart '…'`), said at the end when the front end found it has parts.
+  public var chartHint: String? = nil
   /// Whether the notes beside the result are cut to their first sentence (a lesson that has little room).
   public var briefNotes = false
   /// A summary is for long traces: one of at most this many lines is shown whole, even when a summary is asked for
@@ -72,6 +74,10 @@ public struct ExplanationRenderer {
     }
     renderResult(value: value, steps: steps, summarised: summarised, readable: readable, into: &output)
     if showsDocumentation { renderDocumentation(steps, readable: readable, into: &output) }
+    if let chartHint {
+      output.blank()
+      output.line(style("Its parts as a chart: " + chartHint, .note))
+    }
     if summarised, let fullTraceHint {
       output.blank()
       output.line(style("The whole trace: " + fullTraceHint, .note))

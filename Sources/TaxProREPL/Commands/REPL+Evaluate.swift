@@ -32,10 +32,8 @@ extension REPL {
     case .failure(let list):
       report(list.diagnostics)
     case .success(let (value, steps)):
-      say(explanation(text, value: value, steps: steps, detail: detail))
-      if session.breakdown(explained: text, value: value, steps: steps) != nil {
-        note("Chart: :chart \(text) draws its parts as shares of the whole.")
-      }
+      let chartable = session.breakdown(explained: text, value: value, steps: steps) != nil
+      say(explanation(text, value: value, steps: steps, detail: detail, chartable: chartable))
       var calculation = Calculation(expression: text, values: valuesBefore, year: session.year, value: value)
       calculation.explanation = explanation(text, value: value, steps: steps, colored: false, fitted: false)
       lastCalculation = calculation
@@ -81,7 +79,7 @@ extension REPL {
   func explanation(
     _ text: String, value: Value, steps: [ExplanationStep], colored: Bool = true,
     detail: ExplanationRenderer.Detail = .full, fitted: Bool = true, showsDocumentation: Bool = true,
-    indent: Int = 0, briefNotes: Bool = false, summarisesShortTraces: Bool = false
+    indent: Int = 0, briefNotes: Bool = false, summarisesShortTraces: Bool = false, chartable: Bool = false
   ) -> String {
     var renderer = ExplanationRenderer(program: session.program, sources: session.sources)
     if colored { renderer.style = style.textStyle }
@@ -93,6 +91,7 @@ extension REPL {
     // A lesson teaches in words: even a short trace, whose code a summary would otherwise show whole, is summarised.
     if summarisesShortTraces { renderer.wholeTraceLimit = 0 }
     if !text.contains("\n") { renderer.fullTraceHint = ":explain full " + text }
+    if chartable && !text.contains("\n") { renderer.chartHint = ":chart " + text }
     return renderer.render(expression: text, value: value, steps: steps)
   }
 

@@ -53,10 +53,10 @@ struct ExplainCommand: Command {
           ExplanationJSON.render(expression: expression, value: value, steps: steps, year: session.year, renderer: renderer)
             + "\n")
       } else {
-        Output.write(renderer.render(expression: expression, value: value, steps: steps))
         if session.breakdown(explained: expression, value: value, steps: steps) != nil {
-          Output.write("Chart: taxpro chart \(Output.shellQuoted(expression)) draws its parts as shares of the whole.\n")
+          renderer.chartHint = "taxpro chart " + Output.shellQuoted(expression)
         }
+        Output.write(renderer.render(expression: expression, value: value, steps: steps))
       }
       return 0
     case .failure(let list):
