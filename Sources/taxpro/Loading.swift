@@ -1,6 +1,7 @@
 import Foundation
 import TaxProCore
 import TaxProLibrary
+import TaxProREPL
 
 /// The command line's side of loading: finding and reading the files the user named, with usage errors when it
 /// cannot. Parsing, file ids and library copies are the `SourceImporter`'s.
@@ -12,10 +13,13 @@ enum Loading {
     let userPaths = try expand(paths, directories: directories)
     var importer = try standardLibrary(includeTests: libraryTests)
     for path in userPaths {
-      guard let data = FileManager.default.contents(atPath: path) else {
-        throw UsageError(message: "cannot read '\(path)'")
+      let bytes: [UInt8]
+      do {
+        bytes = try FileReading.contents(of: path)
+      } catch {
+        throw UsageError(message: error.description)
       }
-      importer.importFile(path: path, bytes: [UInt8](data))
+      importer.importFile(path: path, bytes: bytes)
     }
     return importer
   }
@@ -31,10 +35,12 @@ enum Loading {
   static func expand(_ paths: [String], directories: Bool) throws(UsageError) -> [String] {
     var result: [String] = []
     for path in paths {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw UsageError(message: "no such file: '\(path)'")
+      // The cause in words: a symbolic link loop, permission denied, not a regular file, no such file.
+      if let problem = FileReading.problem(at: path, directoryAllowed: true) {
+        throw UsageError(message: "cannot read '\(path)': \(problem)")
       }
+      var isDirectory: ObjCBool = false
+      _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
       if isDirectory.boolValue {
         guard directories else { throw UsageError(message: "'\(path)' is a directory") }
         let enumerator = FileManager.default.enumerator(atPath: path)

@@ -19,18 +19,16 @@ extension REPL {
   @discardableResult
   func loadFile(_ path: String) -> Bool {
     let expanded = REPL.expandingTilde(path)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory), !isDirectory.boolValue else {
-      complain(isDirectory.boolValue ? "'\(path)' is a directory" : "no such file: '\(path)'")
-      return false
-    }
-    guard let data = FileManager.default.contents(atPath: expanded) else {
-      complain("cannot read '\(path)'")
+    let bytes: [UInt8]
+    do {
+      bytes = try FileReading.contents(of: expanded)
+    } catch {
+      complain("cannot read '\(path)': \(error.reason)")
       return false
     }
     var candidate = sources
     let isReload = candidate.contains(path: path)
-    let tree = candidate.importFile(path: path, bytes: [UInt8](data), location: expanded)
+    let tree = candidate.importFile(path: path, bytes: bytes, location: expanded)
     guard adopt(candidate, checking: [tree.source.id]) else {
       complain("\(path) was not loaded" + (isReload ? "; the version loaded before stays" : ""))
       return false
@@ -49,11 +47,14 @@ extension REPL {
     var ids: [FileID] = []
     for file in sources.files {
       let expanded = REPL.expandingTilde(file.path)
-      guard let data = FileManager.default.contents(atPath: expanded) else {
-        complain("cannot read '\(file.path)'; nothing was reloaded")
+      let bytes: [UInt8]
+      do {
+        bytes = try FileReading.contents(of: expanded)
+      } catch {
+        complain("cannot read '\(file.path)': \(error.reason); nothing was reloaded")
         return
       }
-      ids.append(candidate.importFile(path: file.path, bytes: [UInt8](data), location: expanded).source.id)
+      ids.append(candidate.importFile(path: file.path, bytes: bytes, location: expanded).source.id)
     }
     guard adopt(candidate, checking: ids) else {
       complain("nothing was reloaded; the files loaded before stay")

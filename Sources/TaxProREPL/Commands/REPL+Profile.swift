@@ -6,8 +6,26 @@ extension REPL {
   /// was kept) before anything is written over its place.
   func reportDamagedFiles() {
     guard let files = configuration.userFiles else { return }
-    if case .damaged(let damage) = files.profile.load() { reportDamage(damage, what: "profile", path: files.profilePath) }
-    if case .damaged(let damage) = files.records.load() { reportDamage(damage, what: "records", path: files.recordsPath) }
+    switch files.profile.load() {
+    case .damaged(let damage): reportDamage(damage, what: "profile", path: files.profilePath)
+    case .newerFormat(let version, let supported):
+      reportNewer(what: "profile", path: files.profilePath, version: version, supported: supported)
+    default: break
+    }
+    switch files.records.load() {
+    case .damaged(let damage): reportDamage(damage, what: "records", path: files.recordsPath)
+    case .newerFormat(let version, let supported):
+      reportNewer(what: "records", path: files.recordsPath, version: version, supported: supported)
+    default: break
+    }
+  }
+
+  /// A file a newer TaxPro wrote: kept as it is, and this session will not change it.
+  func reportNewer(what: String, path: String, version: Int, supported: Int) {
+    let message =
+      "your \(what) file \(path) was written by a newer version of TaxPro (format \(version); this one reads up to "
+      + "\(supported)); it is left as it is, and this session will not change it"
+    output.writeError(style("warning:", .error) + " " + message + "\n")
   }
 
   func reportDamage(_ damage: Damage, what: String, path: String) {
@@ -27,7 +45,7 @@ extension REPL {
 
   /// One of the user's files as it is on disk now (`empty` when there is none yet); damage is reported (the load
   /// moves the damaged file aside); nil when it cannot be read.
-  func loadStored<Document>(_ store: JSONFileStore<Document>, what: String, empty: Document) -> Document? {
+  func loadStored<Document: StoredDocument>(_ store: JSONFileStore<Document>, what: String, empty: Document) -> Document? {
     switch store.load() {
     case .ok(let document): return document
     case .missing: return empty
@@ -36,6 +54,9 @@ extension REPL {
       return empty
     case .unreadable(let reason):
       complain("cannot read \(store.path): \(reason)")
+      return nil
+    case .newerFormat(let version, let supported):
+      reportNewer(what: what, path: store.path, version: version, supported: supported)
       return nil
     }
   }

@@ -20,6 +20,17 @@ public struct Damage: Equatable, Sendable {
   }
 }
 
+/// A document kept in a file of its own, under a format version that only grows.
+public protocol StoredDocument: Codable {
+  /// The layout this version of TaxPro writes; files of a higher version are left alone.
+  static var currentFormatVersion: Int { get }
+}
+
+/// Just the format version of a stored document, read before the rest.
+struct FormatVersionProbe: Decodable {
+  var version: Int?
+}
+
 /// What loading a file found.
 ///
 /// Missing and damaged are ordinary outcomes, not errors: a first run has no file, and a damaged file must
@@ -31,6 +42,9 @@ public enum LoadResult<Value> {
   case damaged(Damage)
   /// The file exists but could not be read at all (permissions, a directory in its place, …); left alone.
   case unreadable(String)
+  /// A newer TaxPro wrote the file in a layout this one does not know. It is not damaged: it is left where it is,
+  /// and this version writes nothing over it.
+  case newerFormat(version: Int, supported: Int)
 }
 
 extension LoadResult: Equatable where Value: Equatable {}
@@ -38,10 +52,12 @@ extension LoadResult: Sendable where Value: Sendable {}
 
 /// One JSON document in one file: the user's profile or their saved records.
 ///
-/// Writes are atomic (`AtomicFile`). A file that does not decode is never overwritten: it is moved to
-/// `NAME.damaged-<UTC timestamp>` (a fresh name each time, so earlier copies are kept too) and reported,
-/// whether it is found by a load or by a save.
-public struct JSONFileStore<Document: Codable> {
+/// Writes are atomic and keep the file's links, mode and owner (`AtomicFile`). Every read-change-write runs under an
+/// advisory lock on the file's directory (`DirectoryLock`), so two sessions saving at once both keep their entries.
+/// A file that does not decode is never overwritten: it is moved to `NAME.damaged-<UTC timestamp>` (a fresh name
+/// each time, so earlier copies are kept too) and reported, whether it is found by a load or by a save. A file of a
+/// newer format version is neither: it is refused, and kept as it is.
+public struct JSONFileStore<Document: StoredDocument> {
   public let path: String
   /// When a damaged file is moved aside; injectable so tests get predictable names.
   public var clock: @Sendable () -> Date
@@ -53,31 +69,90 @@ public struct JSONFileStore<Document: Codable> {
 
   /// Reads and decodes the file; a damaged one is moved aside before this returns.
   public func load() -> LoadResult<Document> {
-    switch read() {
-    case .absent: return .missing
-    case .failed(let reason): return .unreadable(reason)
-    case .bytes(let data):
-      switch Self.decode(data) {
-      case .success(let document): return .ok(document)
-      case .failure(let failure): return .damaged(Damage(reason: failure.description, keptAt: moveAside()))
-      }
+    let target: String
+    do {
+      target = try AtomicFile.resolvingLinks(path)
+    } catch {
+      return .unreadable(error.reason)
     }
+    return DirectoryLock.with(AtomicFile.parentDirectory(of: target), exclusive: true) { loadHoldingLock(target) }
   }
 
   /// Writes `document` atomically.
   ///
   /// If a damaged file is in the way it is moved aside first and returned, so the caller can tell the user;
-  /// if it cannot be moved, or the current file cannot even be read, nothing is written and this throws.
+  /// if it cannot be moved, the current file cannot even be read, or it is of a newer format, nothing is written and
+  /// this throws.
   @discardableResult
-  public func save(_ document: Document) throws -> Damage? {
+  public func save(_ document: Document) throws(StorageError) -> Damage? {
+    let target = try AtomicFile.resolvingLinks(path)
+    let lock = try lockForWriting(target)
+    defer { lock.release() }
+    return try saveHoldingLock(document, target)
+  }
+
+  /// Loads the current document (or `empty` when there is none or it was damaged), changes it and saves it, all
+  /// under the lock: another session's save lands wholly before or wholly after this one, never in between.
+  /// Returns the damage found on the way, if any, so the caller can report it.
+  @discardableResult
+  public func update(empty: Document, _ change: (inout Document) throws -> Void) throws -> Damage? {
+    let target = try AtomicFile.resolvingLinks(path)
+    let lock = try lockForWriting(target)
+    defer { lock.release() }
+    var document = empty
     var damage: Damage?
-    switch read() {
+    switch loadHoldingLock(target) {
+    case .ok(let current): document = current
+    case .missing: break
+    case .damaged(let found):
+      guard found.keptAt != nil else { throw StorageError.damagedFileInTheWay(path: path, reason: found.reason) }
+      damage = found
+    case .unreadable(let reason): throw StorageError.cannotRead(path: path, reason: reason)
+    case .newerFormat(let version, let supported):
+      throw StorageError.newerFormat(path: path, version: version, supported: supported)
+    }
+    try change(&document)
+    let later = try saveHoldingLock(document, target)
+    return damage ?? later
+  }
+
+  // MARK: Internals
+
+  /// The exclusive lock on the directory a write goes to, created first (the first save of all makes it), so that
+  /// even the first two saves are one after the other.
+  private func lockForWriting(_ target: String) throws(StorageError) -> DirectoryLock {
+    let directory = AtomicFile.parentDirectory(of: target)
+    try AtomicFile.createDirectories(directory)
+    return DirectoryLock(directory, exclusive: true)
+  }
+
+  private func loadHoldingLock(_ target: String) -> LoadResult<Document> {
+    switch read(target) {
+    case .absent: return .missing
+    case .failed(let reason): return .unreadable(reason)
+    case .bytes(let data):
+      if let version = Self.newerVersion(data) {
+        return .newerFormat(version: version, supported: Document.currentFormatVersion)
+      }
+      switch Self.decode(data) {
+      case .success(let document): return .ok(document)
+      case .failure(let failure): return .damaged(Damage(reason: failure.description, keptAt: moveAside(target)))
+      }
+    }
+  }
+
+  private func saveHoldingLock(_ document: Document, _ target: String) throws(StorageError) -> Damage? {
+    var damage: Damage?
+    switch read(target) {
     case .absent: break
     case .failed(let reason): throw StorageError.cannotRead(path: path, reason: reason)
     case .bytes(let data):
+      if let version = Self.newerVersion(data) {
+        throw StorageError.newerFormat(path: path, version: version, supported: Document.currentFormatVersion)
+      }
       if case .failure(let failure) = Self.decode(data) {
         let reason = failure.description
-        guard let keptAt = moveAside() else {
+        guard let keptAt = moveAside(target) else {
           throw StorageError.damagedFileInTheWay(path: path, reason: reason)
         }
         damage = Damage(reason: reason, keptAt: keptAt)
@@ -89,32 +164,9 @@ public struct JSONFileStore<Document: Codable> {
     } catch {
       throw StorageError.cannotEncode(path: path, reason: "\(error)")
     }
-    try AtomicFile.write(data + Data("\n".utf8), to: path)
+    try AtomicFile.write(data + Data("\n".utf8), to: target)
     return damage
   }
-
-  /// Loads the current document (or `empty` when there is none or it was damaged), changes it and saves it.
-  ///
-  /// Re-reading just before writing keeps changes another session saved in the meantime.
-  /// Returns the damage found on the way, if any, so the caller can report it.
-  @discardableResult
-  public func update(empty: Document, _ change: (inout Document) throws -> Void) throws -> Damage? {
-    var document = empty
-    var damage: Damage?
-    switch load() {
-    case .ok(let current): document = current
-    case .missing: break
-    case .damaged(let found):
-      guard found.keptAt != nil else { throw StorageError.damagedFileInTheWay(path: path, reason: found.reason) }
-      damage = found
-    case .unreadable(let reason): throw StorageError.cannotRead(path: path, reason: reason)
-    }
-    try change(&document)
-    let later = try save(document)
-    return damage ?? later
-  }
-
-  // MARK: Internals
 
   private enum Contents {
     case absent
@@ -122,16 +174,25 @@ public struct JSONFileStore<Document: Codable> {
     case failed(String)
   }
 
-  private func read() -> Contents {
+  private func read(_ target: String) -> Contents {
     var status = stat()
-    if stat(path, &status) != 0 {
-      return errno == ENOENT ? .absent : .failed(AtomicFile.lastErrorText())
+    if stat(target, &status) != 0 {
+      return errno == ENOENT ? .absent : .failed(SystemError.last)
     }
-    guard (status.st_mode & S_IFMT) == S_IFREG else { return .failed("not a regular file") }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      return .failed(access(path, R_OK) != 0 ? AtomicFile.lastErrorText() : "read failed")
+    do {
+      return .bytes(Data(try FileReading.contents(of: target)))
+    } catch {
+      return .failed(error.reason)
     }
-    return .bytes(data)
+  }
+
+  /// The format version a file declares when it is higher than this TaxPro reads; nil otherwise (including when the
+  /// file has no readable version: decoding then says what is wrong).
+  static func newerVersion(_ data: Data) -> Int? {
+    guard let probe = try? JSONDecoder().decode(FormatVersionProbe.self, from: data), let version = probe.version,
+      version > Document.currentFormatVersion
+    else { return nil }
+    return version
   }
 
   static func decode(_ data: Data) -> Result<Document, DecodeFailure> {
@@ -156,19 +217,19 @@ public struct JSONFileStore<Document: Codable> {
     init(_ description: String) { self.description = description }
   }
 
-  /// Moves the file to a name not yet taken; `link` + `unlink` rather than `rename` so an existing
-  /// earlier copy can never be replaced, even by a concurrent session.
-  private func moveAside() -> String? {
+  /// Moves the file (a link's target, so the link stays in place) to a name not yet taken; `link` + `unlink` rather
+  /// than `rename` so an existing earlier copy can never be replaced, even by a concurrent session.
+  private func moveAside(_ target: String) -> String? {
     let stamp = Self.timestamp(clock())
     for attempt in 0..<1000 {
-      let candidate = attempt == 0 ? "\(path).damaged-\(stamp)" : "\(path).damaged-\(stamp)-\(attempt + 1)"
-      if link(path, candidate) == 0 {
-        unlink(path)
+      let candidate = attempt == 0 ? "\(target).damaged-\(stamp)" : "\(target).damaged-\(stamp)-\(attempt + 1)"
+      if link(target, candidate) == 0 {
+        unlink(target)
         return candidate
       }
       if errno == EEXIST { continue }
       // File systems without hard links: fall back to a checked rename.
-      if !FileManager.default.fileExists(atPath: candidate), rename(path, candidate) == 0 {
+      if !FileManager.default.fileExists(atPath: candidate), rename(target, candidate) == 0 {
         return candidate
       }
       return nil

@@ -5,7 +5,7 @@ import Foundation
 /// Values are kept as the user typed them, in TaxPro syntax (`$85,000.00`, `ON`, `67`), so storage knows
 /// nothing of the language: `:ask` parses them like any other answer when it offers them as defaults,
 /// and a value that no longer parses is simply asked again.
-public struct Profile: Codable, Equatable, Sendable {
+public struct Profile: StoredDocument, Equatable, Sendable {
   /// The layout this version writes. Raise it when the layout changes incompatibly, and keep reading old ones.
   public static let currentFormatVersion = 1
 

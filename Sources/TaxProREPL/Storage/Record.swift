@@ -27,7 +27,7 @@ public struct Record: Codable, Equatable, Sendable {
 }
 
 /// The contents of `records.json`: every saved record, oldest first, under a format version.
-public struct RecordBook: Codable, Equatable, Sendable {
+public struct RecordBook: StoredDocument, Equatable, Sendable {
   public static let currentFormatVersion = 1
 
   public var formatVersion: Int

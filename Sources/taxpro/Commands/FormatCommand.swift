@@ -1,6 +1,7 @@
 import Foundation
 import TaxProCore
 import TaxProLibrary
+import TaxProREPL
 
 /// `taxpro fmt [--check] FILE…`.
 struct FormatCommand: Command {
@@ -8,8 +9,9 @@ struct FormatCommand: Command {
     name: "fmt", summary: "format files in the canonical style",
     discussion: """
       Rewrites each file in the one canonical layout (the language server's too); - formats standard input to \
-      standard output. A file with syntax errors is left as it is. With --check nothing is written: each file that \
-      is not formatted is named, and the exit status is 1.
+      standard output. A file with syntax errors, or that is not UTF-8 text, is left as it is. A rewrite keeps the \
+      file's mode, owner and links (a symbolic link is written through); anything but a regular file is refused. \
+      With --check nothing is written: each file that is not formatted is named, and the exit status is 1.
       """,
     arguments: [
       ArgumentSpec(
@@ -19,7 +21,7 @@ struct FormatCommand: Command {
     options: [.check],
     exitStatuses: [
       ExitStatus(code: 0, meaning: "every file is formatted (or was rewritten)"),
-      ExitStatus(code: 1, meaning: "a file has syntax errors, or with --check, is not formatted"),
+      ExitStatus(code: 1, meaning: "a file has syntax errors or is not UTF-8, or with --check, is not formatted"),
       ExitStatus(code: 2, meaning: "a usage error, or a file that cannot be read or written"),
     ])
 
@@ -40,16 +42,28 @@ struct FormatCommand: Command {
   func run() throws(UsageError) -> Int32 {
     var status: Int32 = 0
     for path in paths {
-      let text: String
+      let bytes: [UInt8]
       if path == "-" {
-        text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
       } else {
-        guard let data = FileManager.default.contents(atPath: path) else {
-          throw UsageError(message: "cannot read '\(path)'")
+        do {
+          bytes = try FileReading.contents(of: path)
+        } catch {
+          throw UsageError(message: error.description)
         }
-        text = String(decoding: data, as: UTF8.self)
       }
-      let source = SourceFile(id: FileIDRange.standalone, name: path == "-" ? "<stdin>" : path, text: text)
+      let name = path == "-" ? "<stdin>" : path
+      // Latin-1 bytes would come back as U+FFFD: refused, never rewritten.
+      if let bad = FileReading.firstInvalidUTF8(bytes) {
+        let byte = String(bad.byte, radix: 16, uppercase: true)
+        Output.writeError(
+          "\(name):\(bad.line):\(bad.column): error: not valid UTF-8 (byte 0x\(byte)); TaxPro files are UTF-8 text\n"
+            + "\(name): not formatted: it would have to be rewritten with replacement characters\n")
+        status = 1
+        continue
+      }
+      let text = String(decoding: bytes, as: UTF8.self)
+      let source = SourceFile(id: FileIDRange.standalone, name: name, text: text)
       let tree = Parser.parse(source)
       if tree.diagnostics.hasErrors {
         Output.writeError(Output.renderer([source.id: source]).render(tree.diagnostics))
@@ -66,9 +80,9 @@ struct FormatCommand: Command {
           status = 1
         } else {
           do {
-            try Data(formatted.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFile.write(Data(formatted.utf8), to: path, permissions: 0o644)
           } catch {
-            throw UsageError(message: "cannot write '\(path)': \(error.localizedDescription)")
+            throw UsageError(message: "cannot write '\(path)': \(error.reason)")
           }
         }
       }

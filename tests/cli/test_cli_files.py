@@ -1,0 +1,143 @@
+"""The user's files, written and read as the real binary does it: concurrent REPLs saving at once lose nothing,
+writes keep modes, links and special files as they are, and every failure names its cause (issue 15)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def repl(taxpro, data_home: Path, stdin=subprocess.PIPE) -> subprocess.Popen:
+    """A REPL reading its input from `stdin` (a pipe by default), with its files under `data_home`."""
+    environment = dict(os.environ, NO_COLOR="1", XDG_DATA_HOME=str(data_home))
+    return subprocess.Popen([taxpro.path, "repl"], stdin=stdin, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=environment)
+
+
+def test_two_repls_saving_at_once_lose_no_record_and_no_profile_key(taxpro, tmp_path):
+    inputs = []
+    for session in ("a", "b"):
+        lines = []
+        for number in range(100):
+            lines += [f"{number} + 1", f":save {session}{number}", f":profile {session}{number} {number}"]
+        script = tmp_path / f"{session}.txt"
+        script.write_text("\n".join(lines) + "\n")
+        inputs.append(open(script))
+    # Both read their whole script from a file at once, so their saves interleave.
+    processes = [repl(taxpro, tmp_path, stdin=handle) for handle in inputs]
+    outputs = [process.communicate(timeout=300) for process in processes]
+    for handle in inputs:
+        handle.close()
+    for process, (out, err) in zip(processes, outputs):
+        assert process.returncode == 0, err
+        assert out.count("saved ") == 100 and "(saved)" in out, err
+    records = json.loads((tmp_path / "taxpro" / "records.json").read_text())["records"]
+    assert sorted(record["name"] for record in records) == sorted(f"{s}{n}" for s in "ab" for n in range(100))
+    values = json.loads((tmp_path / "taxpro" / "profile.json").read_text())["values"]
+    assert values == {f"{s}{n}": str(n) for s in "ab" for n in range(100)}
+
+
+def test_a_symlinked_profile_is_written_through_and_a_newer_one_is_kept(taxpro, tmp_path):
+    home = tmp_path / "data" / "taxpro"
+    home.mkdir(parents=True)
+    synced = tmp_path / "synced.json"
+    (home / "profile.json").symlink_to(synced)
+    out, err = repl(taxpro, tmp_path / "data").communicate(":profile income $85,000\n", timeout=60)
+    assert "(saved)" in out, err
+    assert (home / "profile.json").is_symlink()
+    assert json.loads(synced.read_text())["values"] == {"income": "$85,000.00"}
+
+    newer = '{"version": 9, "values": {"income": {"cents": 1}}}\n'
+    synced.write_text(newer)
+    out, err = repl(taxpro, tmp_path / "data").communicate(":profile province ON\n:profile\n", timeout=60)
+    assert "written by a newer version of TaxPro (format 9" in err
+    assert "damaged" not in err
+    assert synced.read_text() == newer
+    assert sorted(path.name for path in home.iterdir()) == ["profile.json"]
+
+
+def test_fmt_keeps_mode_links_and_refuses_what_it_cannot_rewrite(taxpro, tmp_path):
+    target = tmp_path / "rates.tax"
+    target.write_text("let a =  1\n")
+    target.chmod(0o600)
+    os.link(target, tmp_path / "hard.tax")
+    (tmp_path / "soft.tax").symlink_to("rates.tax")
+    result = taxpro.run("fmt", str(tmp_path / "soft.tax"))
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "soft.tax").is_symlink()
+    assert target.read_text() == "let a = 1\n"
+    assert (tmp_path / "hard.tax").read_text() == "let a = 1\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert target.stat().st_nlink == 2
+
+    latin = tmp_path / "latin.tax"
+    latin.write_bytes(b'let b = "caf\xe9"\n')
+    result = taxpro.run("fmt", str(latin))
+    assert result.returncode == 1
+    assert "not valid UTF-8 (byte 0xE9)" in result.stderr and ":1:13:" in result.stderr
+    assert latin.read_bytes() == b'let b = "caf\xe9"\n'
+
+
+def test_plot_refuses_special_files(taxpro, tmp_path):
+    fifo = tmp_path / "chart.svg"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a FIFO"), (Path("/dev/full"), "a character device")):
+        result = taxpro.run("plot", "x * 2", "--over", "x=0..10", "--svg", str(path))
+        assert result.returncode == 1
+        assert f"not a regular file ({kind})" in result.stderr
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_read_errors_name_their_cause(taxpro, tmp_path):
+    (tmp_path / "a.tax").symlink_to("b.tax")
+    (tmp_path / "b.tax").symlink_to("a.tax")
+    os.mkfifo(tmp_path / "pipe.tax")
+    cases = {
+        "a.tax": "symbolic link loop",
+        "pipe.tax": "not a regular file (a FIFO)",
+        "missing.tax": "no such file or directory",
+    }
+    for name, cause in cases.items():
+        for command in (["check"], ["fmt"], ["eval", "1"]):
+            result = taxpro.run(*command, str(tmp_path / name))
+            assert result.returncode == 2 and cause in result.stderr, (command, name, result.stderr)
+    result = taxpro.run("check", "/dev/zero")
+    assert result.returncode == 2 and "not a regular file (a character device)" in result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root to change user")
+def test_permission_denied_is_named(taxpro, tmp_path):
+    secret = tmp_path / "secret.tax"
+    secret.write_text("let a = 1\n")
+    secret.chmod(0o600)
+    tmp_path.chmod(0o755)
+    result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", taxpro.path, "check",
+                             str(secret)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "permission denied" in result.stderr, result.stderr
+
+
+def test_disk_full_is_named(taxpro, tmp_path):
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        filler = mount / "filler"
+        with open(filler, "wb") as handle:
+            try:
+                handle.write(b"x" * (1 << 20))
+            except OSError:
+                pass
+        result = taxpro.run("plot", "x * 2", "--over", "x=0..10", "--svg", str(mount / "chart.svg"))
+        assert result.returncode == 1
+        assert "disk is full" in result.stderr and "512" not in result.stderr, result.stderr
+        assert not (mount / "chart.svg").exists()
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
