@@ -26,6 +26,12 @@ public enum Formatter {
   }
 }
 
+/// The start offsets of comments printed as part of an expression; a reference, so that the expression printer
+/// (which only reads the printer's state) can note them.
+final class PrintedComments {
+  var starts: Set<Int> = []
+}
+
 /// Builds the output line by line.
 struct Printer {
   let tree: SyntaxTree
@@ -36,6 +42,8 @@ struct Printer {
   var commentIndex = 0
   /// Offset up to which the source has been printed (for blank-line detection).
   var lastEnd = 0
+  /// Comments already printed inside an expression (a bracket table's): the statement printer skips them.
+  let printedInside = PrintedComments()
 
   init(tree: SyntaxTree) {
     self.tree = tree
@@ -76,6 +84,7 @@ struct Printer {
     while commentIndex < pendingComments.count, pendingComments[commentIndex].span.start < offset {
       let comment = pendingComments[commentIndex]
       commentIndex += 1
+      if printedInside.starts.contains(comment.span.start) { continue }
       if !lines.isEmpty && blankLineBetween(lastEnd, comment.span.start) && lines.last != "" { lines.append("") }
       if comment.ownLine || lines.isEmpty {
         lines.append(pad(indent) + commentText(comment))
@@ -105,6 +114,9 @@ struct Printer {
   /// Ends a statement: a comment at the end of its last line stays there.
   mutating func end(_ span: Span) {
     lastEnd = max(lastEnd, span.end)
+    while commentIndex < pendingComments.count, printedInside.starts.contains(pendingComments[commentIndex].span.start) {
+      commentIndex += 1
+    }
     guard commentIndex < pendingComments.count else { return }
     let comment = pendingComments[commentIndex]
     guard !comment.ownLine, comment.span.start >= span.end,
@@ -388,15 +400,46 @@ struct Printer {
     case .parenthesized(let inner):
       return "(" + expression(inner, indent: indent) + ")"
     case .brackets(let rows):
-      let thresholds = rows.map { expression($0.threshold, indent: indent + 1) }
-      let width = thresholds.map(\.count).max() ?? 0
-      var text = word(.kwBrackets) + " {\n"
-      for (row, threshold) in zip(rows, thresholds) {
-        text += pad(indent + 1) + threshold + String(repeating: " ", count: width - threshold.count) + " " + word(.arrow) + " "
-          + expression(row.rate, indent: indent + 1) + "\n"
-      }
-      return text + pad(indent) + "}"
+      return bracketTable(rows, value.span, indent: indent)
     }
+  }
+
+  /// A bracket table, one row per line with the arrows aligned. Its comments stay where they were: a comment on its
+  /// own line above the row (or the closing brace) it preceded, a comment at the end of a row at the end of that row.
+  func bracketTable(_ rows: [BracketRow], _ span: Span, indent: Int) -> String {
+    let thresholds = rows.map { expression($0.threshold, indent: indent + 1) }
+    let width = thresholds.map(\.count).max() ?? 0
+    let comments = pendingComments[commentIndex...].filter { $0.span.start > span.start && $0.span.start < span.end }
+    for comment in comments { printedInside.starts.insert(comment.span.start) }
+    var next = comments.startIndex
+    var text = word(.kwBrackets) + " {"
+    var line = source.lineIndex(of: span.start)
+    func trailing() -> String {
+      var result = ""
+      while next < comments.endIndex, !comments[next].ownLine, source.lineIndex(of: comments[next].span.start) == line {
+        result += "  " + commentText(comments[next])
+        next += 1
+      }
+      return result
+    }
+    func ownLines(before offset: Int) -> String {
+      var result = ""
+      while next < comments.endIndex, comments[next].span.start < offset {
+        result += pad(indent + 1) + commentText(comments[next]) + "\n"
+        next += 1
+      }
+      return result
+    }
+    text += trailing() + "\n"
+    for (row, threshold) in zip(rows, thresholds) {
+      text += ownLines(before: row.threshold.span.start)
+      text += pad(indent + 1) + threshold + String(repeating: " ", count: width - threshold.count) + " "
+        + word(.arrow) + " " + expression(row.rate, indent: indent + 1)
+      line = source.lineIndex(of: max(row.rate.span.end - 1, row.threshold.span.start))
+      text += trailing() + "\n"
+    }
+    text += ownLines(before: span.end)
+    return text + pad(indent) + "}"
   }
 
   /// `$85000` → `$85,000`; decimals and `_`-free digits kept.
