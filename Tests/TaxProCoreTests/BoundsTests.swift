@@ -67,6 +67,16 @@ import TestSupport
     #expect(Self.codes(Self.parse("let x = \(longDigits)\n").diagnostics).contains("inexact-literal"))
   }
 
+  /// More digits than are kept is an error, not a silent rounding (which made a difference of two long numbers 0).
+  @Test func literalsBeyond34DigitsAreErrors() {
+    let text = "let d = 1234567890123456789012345678901234567890 - 1234567890123456789012345678901234567000\n"
+    let diagnostics = Self.parse(text).diagnostics
+    #expect(diagnostics.filter { $0.code == .inexactLiteral && $0.severity == .error }.count == 2)
+    #expect(diagnostics.first?.message.contains("more digits than TaxPro keeps exactly") == true)
+    let exact = "let e = 1234567890123456789012345678901234 + 1" + String(repeating: "0", count: 60) + "\n"
+    #expect(Self.parse(exact).diagnostics.isEmpty)
+  }
+
   static func evaluate(_ files: String, _ expression: String, limits: EvaluationLimits = EvaluationLimits())
     -> SessionOutcome
   {

@@ -226,6 +226,48 @@ struct DecimalPropertyTests {
     #expect(product.description == rounded.description)
   }
 
+  /// A Money quotient is the exact quotient rounded once to the cent, half away from zero: with the result r and the
+  /// exact products of the reference, (|r| − ½¢)·|b| ≤ |a| < (|r| + ½¢)·|b|.
+  @Test func moneyQuotientsRoundOnceFromTheExactQuotient() throws {
+    var generator = SeededGenerator(seed: 73)
+    let halfCent = ReferenceDecimal(negative: false, digits: [5], exponent: -3)
+    func reference(_ value: ExactDecimal) -> ReferenceDecimal {
+      let (digits, exponent) = value.digitsAndExponent
+      return ReferenceDecimal(negative: value.isNegative, digits: digits.map(Int.init), exponent: exponent)
+    }
+    func atMost(_ x: ReferenceDecimal, _ y: ReferenceDecimal) -> Bool { !(y + -x).negative }
+    for _ in 0..<3000 {
+      let (aText, a) = Self.randomPair(&generator)
+      let (bText, b) = Self.randomPair(&generator)
+      let x = try #require(ExactDecimal(aText))
+      let y = try #require(ExactDecimal(bText))
+      let result = try x.divided(by: y, places: 2)
+      #expect(result.rounded(places: 2, .towardZero).description == result.description, "\(aText) / \(bText)")
+      let r = reference(result.absoluteValue)
+      let absA = ReferenceDecimal(negative: false, digits: a.digits, exponent: a.exponent)
+      let absB = ReferenceDecimal(negative: false, digits: b.digits, exponent: b.exponent)
+      let low = (r + -halfCent) * absB
+      let high = (r + halfCent) * absB
+      #expect(atMost(low, absA) && atMost(absA, high) && absA != high, "\(aText) / \(bText) = \(result)")
+      if !result.isZero { #expect(result.isNegative == (a.negative != b.negative), "\(aText) / \(bText)") }
+    }
+    // The case that rounded twice: 0.734999… became 0.7350000… in 34 digits, then $0.74.
+    let amount = try #require(ExactDecimal("729823.48"))
+    let divisor = try #require(ExactDecimal("992957.1156462585034013605442176871"))
+    #expect(try amount.divided(by: divisor, places: 2).description == "0.73")
+    #expect(try amount.divided(by: divisor).rounded(places: 2, .halfAwayFromZero).description == "0.74")
+  }
+
+  /// A literal is exact when only zeros were left out: 10^41 is, 37 significant digits are not.
+  @Test func literalsAreExactUnlessDigitsAreLost() throws {
+    #expect(try ExactDecimal.parse(digits: Array(("1" + String(repeating: "0", count: 41)).utf8)).isExact)
+    #expect(try ExactDecimal.parse(digits: Array((String(repeating: "9", count: 34) + "000000").utf8)).isExact)
+    #expect(try ExactDecimal.parse(digits: Array(("0." + String(repeating: "0", count: 50) + "1").utf8)).isExact)
+    #expect(try !ExactDecimal.parse(digits: Array("1234567890123456789012345678901234567000".utf8)).isExact)
+    #expect(try !ExactDecimal.parse(digits: Array(("1" + String(repeating: "0", count: 40) + "1").utf8)).isExact)
+    #expect(try !ExactDecimal.parse(digits: Array(("0." + String(repeating: "3", count: 35)).utf8)).isExact)
+  }
+
   @Test func moneyRoundsHalfAwayFromZero() throws {
     let cases: [(String, String)] = [
       ("0.005", "0.01"), ("-0.005", "-0.01"), ("0.004999", "0"), ("2.675", "2.68"), ("-2.675", "-2.68"),

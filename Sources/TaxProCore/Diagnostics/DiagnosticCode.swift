@@ -12,7 +12,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case malformedNumber = "malformed-number"
   case malformedMoney = "malformed-money"
   case malformedString = "malformed-string"
-  /// A literal with more digits than the 34 kept: a warning, the value is rounded.
+  /// A literal with more significant digits than the 34 kept: an error, since rounding it would change what was
+  /// written (two such numbers could differ by 0).
   case inexactLiteral = "inexact-literal"
   case numberTooLarge = "number-too-large"
   case chainedComparison = "chained-comparison"
@@ -73,7 +74,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   /// `taxpro chart`, `:chart`: a result or part that is not Money.
   case chartType = "chart-type"
 
-  /// How bad a diagnostic of this code is: everything is an error but a rounded literal and a jurisdiction without
-  /// figures, which the program can still run with.
-  public var severity: Severity { self == .inexactLiteral || self == .noYears ? .warning : .error }
+  /// How bad a diagnostic of this code is: everything is an error but a jurisdiction without figures, which the
+  /// program can still run with.
+  public var severity: Severity { self == .noYears ? .warning : .error }
 }

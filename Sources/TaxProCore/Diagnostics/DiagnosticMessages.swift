@@ -56,7 +56,9 @@ extension DiagnosticMessage {
   // MARK: inexact-literal, number-too-large, chained-comparison, top-level-expression
 
   static var inexactLiteral: Self {
-    Self(.inexactLiteral, "this number has more digits than TaxPro keeps (\(ExactDecimal.precision)); it was rounded")
+    Self(
+      .inexactLiteral,
+      "this number has more digits than TaxPro keeps exactly (\(ExactDecimal.precision) significant digits)")
   }
   static var numberTooLarge: Self {
     Self(.numberTooLarge, "this number is too large (TaxPro's numbers stay below 10^100)")

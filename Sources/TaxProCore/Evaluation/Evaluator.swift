@@ -269,7 +269,8 @@ public final class Evaluator {
     }
   }
 
-  /// An arithmetic node's value from its operands' decimals; Money rounded to the cent.
+  /// An arithmetic node's value from its operands' decimals; Money rounded to the cent (a quotient once, from the
+  /// exact quotient).
   @inline(__always)
   static func arithmetic(
     _ operation: ArithmeticOperation, _ a: ExactDecimal, _ b: ExactDecimal, type: TaxType
@@ -281,7 +282,7 @@ public final class Evaluator {
     case .addPercentage: result = try a.adding(try a.multiplied(by: b))
     case .subtractPercentage: result = try a.subtracting(try a.multiplied(by: b))
     case .multiply: result = try a.multiplied(by: b)
-    case .divide: result = try a.divided(by: b)
+    case .divide: result = type == .money ? try a.divided(by: b, places: 2) : try a.divided(by: b)
     }
     return Value.numeric(type, result)
   }

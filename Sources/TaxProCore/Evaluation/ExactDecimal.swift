@@ -269,6 +269,37 @@ extension ExactDecimal {
       sticky: !remainderIsZero)
   }
 
+  /// The quotient rounded once, half away from zero, to `places` decimals: what a `Money` result needs. Rounding the
+  /// 34-digit quotient to cents would round twice (`$729,823.48 / 992957.1156462585034013605442176871` is
+  /// 0.734999…, which rounds to 0.7350000… in 34 digits and then to `$0.74`); this rounds the exact quotient, known
+  /// to 37 digits and whether anything is left below them, straight to cents (`$0.73`).
+  public func divided(by other: ExactDecimal, places: Int) throws(ArithmeticError) -> ExactDecimal {
+    if other.magnitude == 0 { throw .divisionByZero }
+    if magnitude == 0 { return .zero }
+    let resultNegative = negative != other.negative
+    let scale = 37 + digitCount(other.magnitude) - digitCount(magnitude)
+    var wide = WideUInt(high: 0, low: magnitude)
+    wide.multiplyByPowerOfTen(scale)
+    guard let (quotient, remainderIsZero) = wide.divided(by: other.magnitude) else { throw .overflow }
+    let exponent = self.exponent - other.exponent - scale
+    let drop = -exponent - places
+    guard drop > 0 else {
+      // A quotient of more than 34 digits before the point: it is rounded to the precision as any result is.
+      let value = try Self.normalized(
+        negative: resultNegative, magnitude: quotient, exponent: exponent, sticky: !remainderIsZero)
+      return value.rounded(places: places, .halfAwayFromZero)
+    }
+    var rounded: UInt128 = 0
+    if drop <= 38 {
+      let divisor = powersOfTen[drop]
+      let (kept, rest) = quotient.quotientAndRemainder(dividingBy: divisor)
+      // The true rest is `rest` plus something below it when the division left a remainder: at or above half either
+      // way exactly when `rest` is.
+      rounded = rest >= divisor / 2 ? kept + 1 : kept
+    }
+    return try Self.normalized(negative: resultNegative, magnitude: rounded, exponent: -places)
+  }
+
   public static func + (lhs: ExactDecimal, rhs: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
     try lhs.adding(rhs)
   }
@@ -518,9 +549,20 @@ extension ExactDecimal {
     // Digits beyond the 38th are rounded half up there; `normalized` then rounds to the precision.
     let droppedNonZero = (firstDropped ?? 0) != 0 || laterDroppedNonZero
     if let first = firstDropped, first >= 5 { magnitude += 1 }
-    let isExact = !droppedNonZero && digitCount(magnitude) <= precision
     let value = try normalized(negative: false, magnitude: magnitude, exponent: exponent, sticky: false)
-    return (value, isExact && value.magnitude == magnitude)
+    // Exact when nothing but zeros was dropped, here or by `normalized` (which drops trailing zeros of a long number
+    // such as 10^41 without changing it).
+    var isExact = !droppedNonZero
+    if isExact && value.magnitude != magnitude {
+      let shift = value.exponent - exponent
+      if shift > 0 && shift <= 38 {
+        let (scaled, overflow) = value.magnitude.multipliedReportingOverflow(by: powersOfTen[shift])
+        isExact = !overflow && scaled == magnitude
+      } else {
+        isExact = false
+      }
+    }
+    return (value, isExact)
   }
 
   /// Parses an optionally signed decimal string such as `-12.50`; nil when it is not one.

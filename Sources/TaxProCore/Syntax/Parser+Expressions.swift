@@ -268,8 +268,11 @@ extension Parser {
     let bytes = source.bytes[(Int(token.start) + prefix)..<Int(token.end)]
     do {
       let (value, isExact) = try ExactDecimal.parse(digits: bytes)
-      if !isExact && !tooManyErrors && diagnostics.count < Parser.maximumDiagnostics {
-        diagnostics.append(Diagnostic(.inexactLiteral, at: span(token)))
+      if !isExact {
+        // Rounding it in silence would change what was written (a difference of two such numbers could come out 0).
+        self.error(
+          .inexactLiteral, at: span(token),
+          notes: [DiagnosticNote(.help, "write at most \(ExactDecimal.precision) significant digits")])
       }
       return value
     } catch {
