@@ -26,8 +26,7 @@ extension Checker {
     }
     var notes: [DiagnosticNote] = []
     var fixes: [Fix] = []
-    let candidates = Array(formulaIndex.keys) + Builtin.allCases.map(\.name)
-    if let suggestion = Suggestions.closest(to: name, among: candidates) {
+    if let suggestion = Suggestions.closest(to: name, in: calleeSuggestions) {
       notes.append(DiagnosticNote(.help, "did you mean '\(suggestion)'?"))
       fixes.append(
         Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: callee.span, text: suggestion)]))

@@ -80,15 +80,10 @@ extension Checker {
     return .invalid(span)
   }
 
-  func visibleNames(in scope: Scope) -> [String] {
-    scope.names + Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys)
-      + Array(predefined.keys)
-  }
-
   func reportUnknownName(_ name: String, _ span: Span, in scope: Scope) {
     var notes: [DiagnosticNote] = []
     var fixes: [Fix] = []
-    if let suggestion = Suggestions.closest(to: name, among: visibleNames(in: scope)) {
+    if let suggestion = Suggestions.closest(to: name, in: globalSuggestions, and: scope.names) {
       notes.append(DiagnosticNote(.help, "did you mean '\(suggestion)'?"))
       fixes.append(Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: span, text: suggestion)]))
     } else if name.count == 2, name == name.uppercased(), !provinceCodes.isEmpty {

@@ -127,6 +127,11 @@ public final class Checker {
   var constantEdges: [[GlobalNode]] = []
   var parameterEdges: [GlobalNode: [GlobalNode]] = [:]
   var inferenceDepth = 0
+  /// The names every scope sees, indexed for "did you mean" once the declarations are collected (`Suggestions`).
+  lazy var globalSuggestions = SuggestionIndex(
+    Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys) + Array(predefined.keys))
+  /// The names a call may use: formulas and built-in functions.
+  lazy var calleeSuggestions = SuggestionIndex(Array(formulaIndex.keys) + Builtin.allCases.map(\.name))
 
   init(trees: [SyntaxTree], recordOccurrences: Bool) {
     self.trees = trees

@@ -1,47 +1,196 @@
-/// "Did you mean" suggestions by edit distance.
+/// "Did you mean" suggestions by edit distance, in bounded work.
+///
+/// A name is compared only with candidates whose length is within the distance limit (at most 3) of its own, and
+/// whose letters could be that close (a bitmask of the bytes in each: every edit changes at most two of its bits);
+/// the distance itself is computed in a band around the diagonal and abandoned once it must exceed the limit, so one
+/// comparison costs O(length × limit). Each lookup also has a budget of work (candidates looked at and table cells
+/// computed: about 2,000 plus 16 per character of the name), after which it answers with the best candidate found so
+/// far: a file of 10,000 unknown names, or a name of 100,000 characters next to another as long, is checked in time
+/// linear in its size.
+///
+/// Candidates are taken in a fixed order (nearest lengths first, then by name), so the answer never depends on the
+/// order in which the candidates were given, or on how much of a program was checked again after an edit.
 enum Suggestions {
   /// Edit distance counting insertions, deletions, substitutions and swaps of neighbours (`Monye` → `Money` is one
-  /// edit), giving up (returning `limit + 1`) as soon as it must exceed `limit`.
+  /// edit), giving up (returning `limit + 1`) as soon as it must exceed `limit`. Only the cells within `limit` of the
+  /// diagonal are computed.
   static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
-    if abs(a.count - b.count) > limit { return limit + 1 }
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      var rowMinimum = current[0]
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+    let n = a.count
+    let m = b.count
+    if abs(n - m) > limit { return limit + 1 }
+    if n == 0 { return m }
+    if m == 0 { return n }
+    let big = limit + 1
+    return a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (m + 1)) { buffer -> Int in
+          guard let base = buffer.baseAddress else { return big }
+          var beforePrevious = base
+          var previous = base + (m + 1)
+          var current = base + 2 * (m + 1)
+          for j in 0...m {
+            previous[j] = j <= limit ? j : big
+            beforePrevious[j] = big
+            current[j] = big
+          }
+          for i in 1...n {
+            let low = max(1, i - limit)
+            let high = min(m, i + limit)
+            current[low - 1] = low == 1 ? (i <= limit ? i : big) : big
+            var rowMinimum = current[low - 1]
+            for j in low...high {
+              let cost = a[i - 1] == b[j - 1] ? 0 : 1
+              var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+              if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                value = min(value, beforePrevious[j - 2] + 1)
+              }
+              value = min(value, big)
+              current[j] = value
+              rowMinimum = min(rowMinimum, value)
+            }
+            // The next row reads the cell just right of this row's band: outside it, the distance exceeds the limit.
+            if high < m { current[high + 1] = big }
+            if rowMinimum > limit { return big }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+          }
+          return min(previous[m], big)
         }
-        rowMinimum = min(rowMinimum, current[j])
       }
-      if rowMinimum > limit { return limit + 1 }
-      (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
-    return previous[b.count]
+  }
+
+  /// The limit for a name: a third of its length, from 1 to 3 edits.
+  static func limit(for length: Int) -> Int { max(1, min(3, length / 3)) }
+
+  /// The bytes present in a name, folded into 64 bits. One edit changes at most two bits, so two names whose masks
+  /// differ in more than twice the limit are too far apart to compare.
+  static func mask(_ bytes: [UInt8]) -> UInt64 {
+    var mask: UInt64 = 0
+    for byte in bytes { mask |= 1 << UInt64(byte & 63) }
+    return mask
   }
 
   /// The closest candidate, if it is close enough to be a likely typo. A difference of case alone always matches.
   static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
-    let target = Array(name.utf8)
-    let lowered = name.lowercased()
-    let limit = max(1, min(3, target.count / 3))
-    var bestName: String? = nil
-    var bestDistance = Int.max
+    var search = Search(name)
+    var entries: [SuggestionIndex.Entry] = []
     for candidate in candidates where candidate != name {
-      if candidate.lowercased() == lowered { return candidate }
-      let distance = distance(target, Array(candidate.utf8), limit: limit)
-      guard distance <= limit else { continue }
-      if distance < bestDistance || (distance == bestDistance && candidate < (bestName ?? candidate)) {
-        bestName = candidate
-        bestDistance = distance
+      if candidate.lowercased() == search.lowered {
+        if search.caseMatch.map({ candidate < $0 }) ?? true { search.caseMatch = candidate }
+        continue
+      }
+      // The length filter first: most candidates go no further.
+      if abs(candidate.utf8.count - search.target.count) > search.limit { continue }
+      entries.append(SuggestionIndex.Entry(candidate))
+    }
+    if let match = search.caseMatch { return match }
+    entries.sort { ($0.bytes.count, $0.name) < ($1.bytes.count, $1.name) }
+    search.consider(entries)
+    return search.best?.name
+  }
+
+  /// The closest among the names of `index` and `others` (a scope's few local names).
+  static func closest(to name: String, in index: SuggestionIndex, and others: [String] = []) -> String? {
+    var search = Search(name)
+    if let match = index.caseMatch(search.lowered, excluding: name) { search.caseMatch = match }
+    var local: [SuggestionIndex.Entry] = []
+    for candidate in others where candidate != name {
+      if candidate.lowercased() == search.lowered {
+        if search.caseMatch.map({ candidate < $0 }) ?? true { search.caseMatch = candidate }
+      } else if abs(candidate.utf8.count - search.target.count) <= search.limit {
+        local.append(SuggestionIndex.Entry(candidate))
       }
     }
-    return bestName
+    if let match = search.caseMatch { return match }
+    local.sort { ($0.bytes.count, $0.name) < ($1.bytes.count, $1.name) }
+    search.consider(local)
+    for length in search.lengths { search.consider(index.entries(ofLength: length)) }
+    return search.best?.name
+  }
+
+  /// One lookup: the name, its limit, the best candidate so far and the work left.
+  struct Search {
+    let target: [UInt8]
+    let lowered: String
+    let limit: Int
+    let mask: UInt64
+    var caseMatch: String?
+    var best: (name: String, distance: Int)?
+    /// Cells of the distance table this lookup may still compute.
+    var budget: Int
+
+    init(_ name: String) {
+      target = Array(name.utf8)
+      lowered = name.lowercased()
+      limit = Suggestions.limit(for: target.count)
+      mask = Suggestions.mask(target)
+      budget = 2_048 + 16 * target.count
+    }
+
+    /// Candidate lengths, nearest first.
+    var lengths: [Int] {
+      var result = [target.count]
+      for delta in 1...limit {
+        result.append(target.count - delta)
+        result.append(target.count + delta)
+      }
+      return result.filter { $0 >= 0 }
+    }
+
+    mutating func consider(_ entries: some Collection<SuggestionIndex.Entry>) {
+      for entry in entries {
+        // Every candidate looked at costs a unit, and a distance its table's cells.
+        budget -= 1
+        guard budget > 0 else { return }
+        guard (mask ^ entry.mask).nonzeroBitCount <= 2 * limit else { continue }
+        // Only a candidate that would win is worth the work: closer, or as close and first by name.
+        var bound = limit
+        if let best {
+          guard best.distance > 1 || entry.name < best.name else { continue }
+          bound = entry.name < best.name ? best.distance : best.distance - 1
+        }
+        guard abs(entry.bytes.count - target.count) <= bound else { continue }
+        budget -= min(target.count, entry.bytes.count) * (2 * bound + 1)
+        let distance = Suggestions.distance(target, entry.bytes, limit: bound)
+        // Distance 0 is the name itself.
+        if distance > 0 && distance <= bound { best = (entry.name, distance) }
+      }
+    }
+  }
+}
+
+/// Names to suggest from, grouped by length (each group sorted by name) with their bytes and masks, built once per
+/// check for the names every scope sees (formulas, constants, provinces, predefined values).
+final class SuggestionIndex {
+  struct Entry {
+    let name: String
+    let bytes: [UInt8]
+    let mask: UInt64
+
+    init(_ name: String) {
+      self.name = name
+      bytes = Array(name.utf8)
+      mask = Suggestions.mask(bytes)
+    }
+  }
+
+  private var byLength: [Int: [Entry]] = [:]
+  /// Lowercased name → the names with that spelling, for "a difference of case alone".
+  private var byLowercase: [String: [String]] = [:]
+
+  init(_ names: some Sequence<String>) {
+    for name in Set(names) {
+      let entry = Entry(name)
+      byLength[entry.bytes.count, default: []].append(entry)
+      byLowercase[name.lowercased(), default: []].append(name)
+    }
+    for length in byLength.keys { byLength[length]?.sort { $0.name < $1.name } }
+  }
+
+  func entries(ofLength length: Int) -> [Entry] { byLength[length] ?? [] }
+
+  /// The first by name of the names that differ from `name` only in case.
+  func caseMatch(_ lowered: String, excluding name: String) -> String? {
+    byLowercase[lowered]?.filter { $0 != name }.min()
   }
 }
