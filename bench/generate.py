@@ -52,6 +52,14 @@ def csv_rows(count: int, seed: int = 7) -> str:
     return "\n".join(out) + "\n"
 
 
+def misspelt_names(count: int) -> str:
+    """A file of `count` constants, each using a misspelt name (`incme_tax5` for `income_tax5`) and an unknown one
+    of the same length as its neighbours' names (`w5` among `v0`…): every line is two "did you mean" lookups."""
+    lines = [f"let income_tax{i} = {i}" for i in range(count)]
+    lines += [f"let v{i} = incme_tax{i} + w{i}" for i in range(count)]
+    return "\n".join(lines) + "\n"
+
+
 def write(path: Path, text: str) -> Path:
     """Writes `text` unless the file already holds it (keeps timestamps stable between runs)."""
     if not path.exists() or path.read_text() != text:

@@ -452,6 +452,54 @@ def bench_eval(report: list[str], goals: list[tuple[str, bool, str]], rows: int,
                   f"{speedup:.1f}×, output {'identical' if identical else 'DIFFERENT'}"))
 
 
+def bench_eval_memory(report: list[str], goals: list[tuple[str, bool, str]], sizes: list[int]):
+    """Peak memory of `eval --csv` at two sizes ten times apart: rows stream through, so it must not grow."""
+    OUT.mkdir(exist_ok=True)
+    report.append("## Evaluation: `taxpro eval --csv` memory as the file grows\n")
+    report.append("The same rows and expression as above, at sizes ten times apart, each run once under GNU time. "
+                  "Rows are read, evaluated and written in pieces of about 1 MiB, with a few pieces in flight, so the "
+                  "peak is the standard library and the program, not the file.\n")
+    report.append("| rows | file | time | rows/s | peak memory |")
+    report.append("|---:|---:|---:|---:|---:|")
+    peaks = {}
+    argv = []
+    for rows in sizes:
+        csv_file = generate.write(OUT / f"rows_{rows}.csv", generate.csv_rows(rows))
+        argv = [str(TAXPRO), "eval", "--csv", str(csv_file), CSV_EXPRESSION]
+        log(f"eval memory: {rows:,} rows")
+        seconds, status = run_once(argv)
+        if status != 0:
+            raise SystemExit(f"eval --csv failed: {shell(argv)}")
+        peaks[rows] = peak_memory(argv)
+        report.append(f"| {rows:,} | {csv_file.stat().st_size / 1e6:.0f} MB | {ms(seconds)} | "
+                      f"{rows / seconds:,.0f} | {mib(peaks[rows])} |")
+    small, large = sizes[0], sizes[-1]
+    report.append(f"\nCommand (for each size): `{shell(argv)}`\n")
+    flat = peaks[large] <= peaks[small] * 1.25 + 8 * 1024
+    goals.append(("evaluation: peak memory flat as the CSV grows", flat,
+                  f"{mib(peaks[small])} at {small:,} rows, {mib(peaks[large])} at {large:,}"))
+
+
+def bench_suggestions(report: list[str], goals: list[tuple[str, bool, str]], count: int, rounds: int):
+    """`taxpro check` of a file whose every line needs two "did you mean" lookups."""
+    OUT.mkdir(exist_ok=True)
+    path = generate.write(OUT / f"misspelt_{count}.tax", generate.misspelt_names(count))
+    argv = [str(TAXPRO), "check", str(path)]
+    log(f"suggestions: {count:,} misspelt names, {rounds} rounds")
+    results = interleaved({"taxpro": {"argv": argv, "ok": (1,)}}, rounds)
+    samples = results["taxpro"]
+    report.append("## Checking a file of misspelt names\n")
+    report.append(f"{count:,} constants, then {count:,} lines each using a misspelt name (`incme_tax5` for "
+                  "`income_tax5`) and an unknown one among names of its length (`w5` among `v0`…): "
+                  f"{2 * count:,} diagnostics, each with its \"did you mean\" (`bench/generate.py`).\n")
+    report.append("| command | median | p99 | min | peak memory |")
+    report.append("|---|---:|---:|---:|---:|")
+    report.append(f"| taxpro check | {ms(samples.median)} | {ms(samples.p99)} | {ms(min(samples.times))} | "
+                  f"{mib(samples.peak_kib)} |")
+    report.append(f"\nCommand: `{shell(argv)}`\n")
+    goals.append((f"checking: {count:,} misspelt names in under 1 s", samples.median < 1.0, ms(samples.median)))
+
+
 # MARK: Language servers
 
 
@@ -745,8 +793,11 @@ def main():
         sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
         bench_check(report, goals, sizes, rounds={1_000: 5 if args.quick else 15, 10_000: 3 if args.quick else 7,
                                                    100_000: 3})
+    if "check" in sections or "suggestions" in sections:
+        bench_suggestions(report, goals, count=10_000, rounds=3 if args.quick else 7)
     if "eval" in sections:
         bench_eval(report, goals, rows=100_000 if args.quick else 1_000_000, rounds=3 if args.quick else 5)
+        bench_eval_memory(report, goals, sizes=[100_000, 1_000_000] if args.quick else [1_000_000, 10_000_000])
     if "lsp" in sections:
         bench_lsp(report, goals, sizes=[250, 2_500] if args.quick else [1_000, 10_000],
                   rounds=args.rounds or (10 if args.quick else 50))

@@ -1,12 +1,16 @@
 import Foundation
 import Glibc
+import TaxProREPL
 
-/// A small RFC 4180 reader: fields separated by commas, optionally quoted with `"` (a quote inside doubled).
+/// Strict RFC 4180 records: fields separated by commas, a record ended by CRLF or LF (or the end of the input), a field
+/// either unquoted (no `"`, CR or LF in it) or wholly quoted with `"` (a quote inside doubled, commas and line breaks
+/// allowed). A record that breaks a rule is still read to its end, and `problem` says what is wrong with it; blank lines
+/// are skipped (they still count as lines).
 ///
-/// Fields are byte ranges into the file (a quoted field's bytes are unescaped into a scratch buffer), so reading a
-/// million rows builds no strings. The file's bytes are a buffer that outlives every reader (`CSVFile`).
-struct CSVReader {
-  /// Where a field's bytes are: in the file, or (quoted fields) in `scratch`.
+/// Fields are byte ranges into the buffer (a quoted field's bytes are unescaped into a scratch buffer), so reading a
+/// million rows builds no strings. The buffer starts at a record boundary.
+struct CSVRecords {
+  /// Where a field's bytes are: in the buffer, or (quoted fields) in `scratch`.
   struct Field {
     var start: Int
     var end: Int
@@ -15,29 +19,21 @@ struct CSVReader {
 
   let bytes: UnsafeBufferPointer<UInt8>
   var index: Int
-  /// Where this reader stops (a chunk's end, or the end of the file).
   let end: Int
-  /// 1-based line number of the record being read.
+  /// 1-based line (counted from the buffer's start) of where reading is.
   var line: Int
   /// The fields of the last record read by `nextRecord`: the first `fieldCount` of `fields` (which is reused from
   /// record to record rather than emptied and refilled).
   var fields: [Field] = []
   var fieldCount = 0
   var scratch: [UInt8] = []
+  /// Why the last record is not valid CSV; nil when it is.
+  var problem: String?
 
-  init(bytes: UnsafeBufferPointer<UInt8>) {
+  init(bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0, line: Int = 1) {
     self.bytes = bytes
+    self.index = start
     self.end = bytes.count
-    self.line = 1
-    // Skip a byte-order mark.
-    self.index = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-  }
-
-  /// A reader of the records in `range`, which starts at a record boundary on line `line`.
-  init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, line: Int) {
-    self.bytes = bytes
-    self.index = range.lowerBound
-    self.end = range.upperBound
     self.line = line
   }
 
@@ -58,37 +54,59 @@ struct CSVReader {
     return withField(position) { String(decoding: $0, as: UTF8.self) }
   }
 
-  /// The next record's fields, or nil at the end. Blank lines are skipped.
+  /// The next record's fields, or nil at the end.
   mutating func next() -> (line: Int, fields: [String])? {
     guard let start = nextRecord() else { return nil }
     return (start, (0..<fieldCount).map { fieldString($0) ?? "" })
   }
 
-  /// Reads the next record into `fields` and returns its line, or nil at the end. Blank lines are skipped.
+  /// Reads the next record into `fields` and returns the line it starts on, or nil at the end.
   mutating func nextRecord() -> Int? {
-    while index < end, bytes[index] == 10 || bytes[index] == 13 {
-      if bytes[index] == 10 { line += 1 }
-      index += 1
+    while index < end {
+      if bytes[index] == 10 {
+        line += 1
+        index += 1
+      } else if bytes[index] == 13, index + 1 < end, bytes[index + 1] == 10 {
+        line += 1
+        index += 2
+      } else {
+        break
+      }
     }
     guard index < end else { return nil }
     let startLine = line
     fieldCount = 0
+    problem = nil
     if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
     while true {
       if index < end, bytes[index] == 34 {
-        if readQuotedField() { return startLine }
-        continue
+        readQuotedField()
+      } else {
+        let start = index
+        scanUnquoted()
+        addField(Field(start: start, end: index, inScratch: false))
       }
-      // An unquoted field: quotes inside it are plain bytes.
-      let start = index
-      while index < end {
-        let byte = bytes[index]
-        if byte == 44 || byte == 10 || byte == 13 { break }
-        index += 1
-      }
-      addField(Field(start: start, end: index, inScratch: false))
       if finishField() { return startLine }
     }
+  }
+
+  /// Moves past the bytes of an unquoted field (or what follows a closing quote): up to a comma or a line break.
+  @inline(__always) mutating func scanUnquoted() {
+    while index < end {
+      let byte = bytes[index]
+      if byte == 44 || byte == 10 { return }
+      if byte == 13 {
+        if index + 1 < end, bytes[index + 1] == 10 { return }
+        report("a carriage return outside quotes")
+      } else if byte == 34 {
+        report("a quote inside a field that does not start with one (quote the whole field and double the quote)")
+      }
+      index += 1
+    }
+  }
+
+  mutating func report(_ message: String) {
+    if problem == nil { problem = message }
   }
 
   @inline(__always) mutating func addField(_ field: Field) {
@@ -113,163 +131,284 @@ struct CSVReader {
       }
       return false
     }
-    if byte == 13, index + 1 < end, bytes[index + 1] == 10 { index += 1 }
+    if byte == 13 { index += 1 }
     index += 1
     line += 1
     return true
   }
 
-  /// A field that starts with `"`, unescaped into `scratch`; returns whether the record ended after it.
-  mutating func readQuotedField() -> Bool {
+  /// A field that starts with `"`, unescaped into `scratch`. Anything between its closing quote and the next comma or
+  /// line break is a problem (and kept in the field, so nothing is silently dropped).
+  mutating func readQuotedField() {
     let start = scratch.count
-    var quoted = false
-    var empty = true
+    index += 1
+    var closed = false
     while index < end {
       let byte = bytes[index]
-      if quoted {
-        if byte == 34 {
-          if index + 1 < end, bytes[index + 1] == 34 {
-            scratch.append(34)
-            empty = false
-            index += 2
-            continue
-          }
-          quoted = false
-          index += 1
+      if byte == 34 {
+        if index + 1 < end, bytes[index + 1] == 34 {
+          scratch.append(34)
+          index += 2
           continue
         }
-        if byte == 10 { line += 1 }
-        scratch.append(byte)
-        empty = false
         index += 1
-        continue
+        closed = true
+        break
       }
-      switch byte {
-      case 34 where empty:
-        quoted = true
-        index += 1
-      case 44, 10, 13:
-        addField(Field(start: start, end: scratch.count, inScratch: true))
-        return finishField()
-      default:
-        scratch.append(byte)
-        empty = false
-        index += 1
-      }
+      if byte == 10 { line += 1 }
+      scratch.append(byte)
+      index += 1
+    }
+    if !closed {
+      report("a quoted field is not closed")
+    } else if index < end, bytes[index] != 44, bytes[index] != 10,
+      !(bytes[index] == 13 && index + 1 < end && bytes[index + 1] == 10)
+    {
+      report("text after the closing quote of a field")
+      let rest = index
+      scanUnquoted()
+      scratch.append(contentsOf: bytes[rest..<index])
     }
     addField(Field(start: start, end: scratch.count, inScratch: true))
-    return true
   }
 
-  /// Splits `range` (which starts at a record boundary on line `line`) into up to `parts` pieces that each start at a
-  /// record boundary, with the line each starts on. Files with quotes or carriage returns are not split: only a full
-  /// read can tell their record boundaries and line numbers. (`memchr` looks for those bytes and counts the lines.)
-  static func split(
-    _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, line: Int, parts: Int
-  ) -> [(range: Range<Int>, line: Int)] {
-    guard parts > 1, range.count > 1 << 18, let base = buffer.baseAddress else { return [(range, line)] }
-    func find(_ byte: UInt8, from start: Int, to end: Int) -> Int? {
-      guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return nil }
-      return UnsafeRawPointer(found) - UnsafeRawPointer(base)
-    }
-    if find(34, from: range.lowerBound, to: range.upperBound) != nil
-      || find(13, from: range.lowerBound, to: range.upperBound) != nil
-    {
-      return [(range, line)]
-    }
-    var pieces: [(range: Range<Int>, line: Int)] = []
-    var start = range.lowerBound
-    var startLine = line
-    for part in 1..<parts {
-      // The first record boundary at or after the even cut.
-      let even = range.lowerBound + range.count / parts * part
-      guard even > start, let newline = find(10, from: even - 1, to: range.upperBound) else { continue }
-      let cut = newline + 1
-      guard cut < range.upperBound else { break }
-      pieces.append((start..<cut, startLine))
-      var newlines = 0
-      var position = start
-      while let next = find(10, from: position, to: cut) {
-        newlines += 1
-        position = next + 1
+  /// Where the last record ends in `bytes` (which starts at a record boundary): just after the last line feed outside
+  /// quotes, by the same rules `nextRecord` reads with; nil when there is none, or fewer than `records` boundaries.
+  static func lastBoundary(_ bytes: UnsafeBufferPointer<UInt8>, records: Int = 1) -> Int? {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+    if records <= 1, memchr(base, 34, bytes.count) == nil {
+      // No quotes (the usual file): the last line feed is the boundary.
+      var index = bytes.count - 1
+      while index >= 0 {
+        if bytes[index] == 10 { return index + 1 }
+        index -= 1
       }
-      startLine += newlines
-      start = cut
+      return nil
     }
-    pieces.append((start..<range.upperBound, startLine))
-    return pieces
+    var last: Int? = nil
+    var found = 0
+    var index = 0
+    var fieldStart = true
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if byte == 34 && fieldStart {
+        // A quoted field: to its closing quote (a doubled quote stays inside).
+        index += 1
+        while index < count {
+          if bytes[index] == 34 {
+            if index + 1 < count, bytes[index + 1] == 34 {
+              index += 2
+              continue
+            }
+            break
+          }
+          index += 1
+        }
+        fieldStart = false
+      } else if byte == 44 {
+        fieldStart = true
+      } else if byte == 10 {
+        fieldStart = true
+        last = index + 1
+        found += 1
+      } else {
+        fieldStart = false
+      }
+      index += 1
+    }
+    return found >= records ? last : nil
   }
 }
 
-/// A file's bytes in memory of their own, kept for as long as rows are read from them.
+/// The CSV input: a regular file, standard input (`-`), or a pipe.
 ///
-/// The file is opened at once (so that a missing file or a directory is reported before anything else) and read on a
-/// thread of its own while the standard library loads: reading 13 MB into fresh memory takes about as long as loading
-/// it, and they need not wait for each other.
-final class CSVFile: @unchecked Sendable {
-  private let descriptor: Int32
-  private let sizeHint: Int
-  private var memory: UnsafeMutableRawPointer?
-  private var count = 0
-  private var failed = false
-  private let done = DispatchSemaphore(value: 0)
+/// Anything else given by path is refused before a byte is read: a character device such as `/dev/zero` would never
+/// end, a directory is not text. A named FIFO is read like a pipe once a program writes to it; if none has opened it
+/// for writing within `fifoWait`, it is refused rather than waited for forever.
+final class CSVInput: @unchecked Sendable {
+  let descriptor: Int32
+  /// Bytes read while waiting for a FIFO's writer, handed out first.
+  private var early: [UInt8] = []
+  private var closeOnDeinit: Bool
 
-  /// Opens the file and starts reading it; nil when it cannot be opened, or is a directory.
-  init?(path: String) {
-    descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { return nil }
-    var status = stat()
-    let isDirectory = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-    guard !isDirectory else {
-      close(descriptor)
-      return nil
-    }
-    sizeHint = status.st_size > 0 ? Int(status.st_size) + 1 : 1 << 16
-    let thread = Thread { [self] in
-      readAll()
-      done.signal()
-    }
-    thread.start()
-  }
+  /// How long a named FIFO may stay without a writer.
+  static let fifoWait: Duration = .seconds(5)
 
-  /// The whole file once read (waiting for the reading thread); nil when reading failed.
-  lazy var bytes: UnsafeBufferPointer<UInt8>? = {
-    done.wait()
-    // Left signalled, so that `deinit` (or anyone else) waiting for the reading thread does not wait forever.
-    done.signal()
-    guard !failed, let memory else { return nil }
-    return UnsafeBufferPointer(start: memory.assumingMemoryBound(to: UInt8.self), count: count)
-  }()
-
-  private func readAll() {
-    defer { close(descriptor) }
-    var capacity = sizeHint
-    var memory = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-    var count = 0
-    while true {
-      if count == capacity {
-        let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
-        larger.copyMemory(from: memory, byteCount: count)
-        memory.deallocate()
-        memory = larger
-        capacity *= 2
-      }
-      let read = Glibc.read(descriptor, memory + count, capacity - count)
-      if read < 0 && errno == EINTR { continue }
-      guard read >= 0 else {
-        memory.deallocate()
-        failed = true
-        return
-      }
-      if read == 0 { break }
-      count += read
-    }
-    self.memory = memory
-    self.count = count
+  private init(descriptor: Int32, closeOnDeinit: Bool) {
+    self.descriptor = descriptor
+    self.closeOnDeinit = closeOnDeinit
   }
 
   deinit {
-    done.wait()
-    memory?.deallocate()
+    if closeOnDeinit { close(descriptor) }
+  }
+
+  static func open(_ path: String) throws(UsageError) -> CSVInput {
+    if path == "-" { return CSVInput(descriptor: STDIN_FILENO, closeOnDeinit: false) }
+    // Non-blocking, so that opening a FIFO without a writer returns at once.
+    let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      throw UsageError(message: "cannot read '\(path)': \(SystemError.last)")
+    }
+    let input = CSVInput(descriptor: descriptor, closeOnDeinit: true)
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw UsageError(message: "cannot read '\(path)': \(SystemError.last)")
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG:
+      break
+    case S_IFIFO:
+      if !isAnonymousPipe(descriptor) { try input.waitForWriter(path) }
+    default:
+      throw UsageError(
+        message: "cannot read '\(path)': \(SystemError.notRegular(status.st_mode)); give - to read standard input")
+    }
+    let flags = fcntl(descriptor, F_GETFL)
+    if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+    return input
+  }
+
+  /// A pipe made by `pipe(2)` (`<(command)`, `/dev/stdin` on a pipe) rather than a FIFO on a file system: its writer
+  /// already exists, or it has ended.
+  private static func isAnonymousPipe(_ descriptor: Int32) -> Bool {
+    var buffer = [CChar](repeating: 0, count: 64)
+    let length = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+    guard length > 0 else { return false }
+    return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix("pipe:")
+  }
+
+  /// Waits for a program to open the FIFO for writing (a non-blocking read says `EAGAIN` once one has, and gives
+  /// bytes once it wrote some); refuses it after `fifoWait`.
+  private func waitForWriter(_ path: String) throws(UsageError) {
+    let clock = ContinuousClock()
+    let deadline = clock.now + Self.fifoWait
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count > 0 {
+        early = Array(buffer[0..<count])
+        return
+      }
+      if count < 0 && errno == EAGAIN { return }
+      if count < 0 && errno != EINTR {
+        throw UsageError(message: "cannot read '\(path)': \(SystemError.last)")
+      }
+      if clock.now >= deadline {
+        throw UsageError(
+          message: "cannot read '\(path)': it is a FIFO that no program opened for writing within "
+            + "\(Self.fifoWait.components.seconds) seconds")
+      }
+      usleep(20_000)
+    }
+  }
+
+  /// Reads up to `count` bytes into `buffer`; 0 at the end of the input.
+  func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(CSVChunker.Failure) -> Int {
+    if !early.isEmpty {
+      let taken = min(count, early.count)
+      early.withUnsafeBytes { source in
+        if let start = source.baseAddress { buffer.copyMemory(from: start, byteCount: taken) }
+      }
+      early.removeFirst(taken)
+      return taken
+    }
+    while true {
+      let read = Glibc.read(descriptor, buffer, count)
+      if read >= 0 { return read }
+      if errno == EINTR { continue }
+      if errno == EAGAIN {
+        // Standard input left non-blocking by whoever started us: wait for it.
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&poller, 1, -1)
+        continue
+      }
+      throw .readFailed(SystemError.last)
+    }
+  }
+}
+
+/// Cuts the input into pieces of whole records (about `blockSize` each), so that rows are read, evaluated and written
+/// in bounded memory whatever the size of the input.
+struct CSVChunker {
+  enum Failure: Error {
+    case readFailed(String)
+    /// No record boundary in `maximumRecord` bytes: a row that long, or a quote never closed.
+    case recordTooLong
+  }
+
+  static let blockSize = 1 << 20
+  /// The longest row taken, in bytes.
+  static let maximumRecord = 1 << 20
+
+  let input: CSVInput
+  var blockSize: Int
+  private var carry: [UInt8] = []
+  private var ended = false
+  private var atStart = true
+
+  init(input: CSVInput, blockSize: Int = CSVChunker.blockSize) {
+    self.input = input
+    self.blockSize = blockSize
+  }
+
+  /// The next piece: whole records (at least `records` of them unless the input ends first), or what is left at the
+  /// end; nil when nothing is left.
+  mutating func next(records: Int = 1) throws(Failure) -> [UInt8]? {
+    var buffer = carry
+    carry = []
+    var target = max(buffer.count, 0) + blockSize
+    while true {
+      try fill(&buffer, to: target)
+      if atStart && (buffer.count >= 3 || ended) {
+        atStart = false
+        // A byte-order mark is not part of the first field.
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { buffer.removeFirst(3) }
+      }
+      if ended {
+        if buffer.count >= Self.maximumRecord + blockSize,
+          buffer.withUnsafeBufferPointer({ CSVRecords.lastBoundary($0) }) == nil
+        {
+          throw .recordTooLong
+        }
+        return buffer.isEmpty ? nil : buffer
+      }
+      let boundary = buffer.withUnsafeBufferPointer { CSVRecords.lastBoundary($0, records: records) }
+      if let boundary {
+        carry = Array(buffer[boundary...])
+        buffer.removeSubrange(boundary...)
+        return buffer
+      }
+      if buffer.count >= Self.maximumRecord + blockSize { throw .recordTooLong }
+      target = buffer.count + blockSize
+    }
+  }
+
+  /// Reads until `buffer` holds `target` bytes or the input ends.
+  private mutating func fill(_ buffer: inout [UInt8], to target: Int) throws(Failure) {
+    guard !ended, buffer.count < target else { return }
+    var count = buffer.count
+    buffer.reserveCapacity(target)
+    buffer.append(contentsOf: repeatElement(0, count: target - count))
+    var failure: Failure? = nil
+    buffer.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      while count < target {
+        do throws(Failure) {
+          let read = try input.read(into: base + count, count: target - count)
+          if read == 0 {
+            ended = true
+            return
+          }
+          count += read
+        } catch {
+          failure = error
+          return
+        }
+      }
+    }
+    buffer.removeSubrange(count...)
+    if let failure { throw failure }
   }
 }

@@ -227,6 +227,65 @@ import TestSupport
     #expect(parsed > 50_000)
   }
 
+  /// What the language makes of `text` written as an expression (for Money with a `$` put in when it has none): the
+  /// value when it is one literal, or a minus and one literal, that parses without a diagnostic; nil otherwise.
+  static func languageValue(_ text: String, as type: TaxType) -> Value? {
+    var written = text
+    if type == .money {
+      let negative = written.hasPrefix("-")
+      let body = negative ? String(written.dropFirst()) : written
+      written = (negative ? "-" : "") + (body.hasPrefix("$") ? body : "$" + body)
+    }
+    let tree = Parser.parse(SourceFile(id: FileID(0), name: "", text: written), mode: .interactive)
+    guard tree.diagnostics.isEmpty, tree.comments.isEmpty, tree.declarations.count == 1,
+      case .expression(let expression) = tree.declarations[0]
+    else { return nil }
+    var literal = expression
+    var negative = false
+    if case .unary(.negate, let operand, _) = expression.kind {
+      literal = operand
+      negative = true
+    }
+    // The whole text is the literal (no space between the minus and it, as in a field).
+    guard literal.span.end == written.utf8.count, !negative || literal.span.start == 1 else { return nil }
+    switch (literal.kind, type) {
+    case (.money(let value), .money): return .money(negative ? -value : value)
+    case (.rate(let value), .rate): return .rate(negative ? -value : value)
+    case (.number(let value), .number): return .number(negative ? -value : value)
+    default: return nil
+    }
+  }
+
+  /// Typed columns take exactly the language's literals: what a formula file accepts, with the same value, and
+  /// nothing else (`"$1,00"`, `$0.005`, `$12.345`, `85000.999`, `+3` and 35 significant digits are refused).
+  @Test func typedFieldsFollowTheLanguagesLiteralRules() {
+    var generator = SeededGenerator(seed: 4180)
+    let pieces = ["0", "1", "5", "9", "00", "12", "345", "999", ",", ",", "_", ".", ".", "-", "+", "$", "%", "e", "x"]
+    var accepted = 0
+    for _ in 0..<30_000 {
+      var text = ""
+      for _ in 0..<Int.random(in: 1...8, using: &generator) {
+        text += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+      }
+      for type in [TaxType.money, .rate, .number] {
+        let field = Self.parse(text, as: type)
+        if field != nil { accepted += 1 }
+        #expect(Self.sameValue(field, Self.languageValue(text, as: type)), "\(type) '\(text)'")
+      }
+    }
+    #expect(accepted > 3_000)
+    for (text, type) in [
+      ("$1,00", TaxType.money), ("$0.005", .money), ("$12.345", .money), ("85000.999", .money), ("+3", .number),
+      ("1" + String(repeating: "2", count: 34), .number), ("$1,000_000", .money), ("5%", .number), ("1,000", .number),
+    ] {
+      #expect(Self.parse(text, as: type) == nil, "'\(text)' read as \(type)")
+    }
+    #expect(Self.parse("$85,000.99", as: .money) == .money(ExactDecimal(significand: 8_500_099, exponent: -2)))
+    #expect(Self.parse("85000.9", as: .money) == .money(ExactDecimal(significand: 850_009, exponent: -1)))
+    #expect(Self.parser.rejection("$1,00", as: .money) == "commas in an amount must separate groups of three digits")
+    #expect(Self.parser.rejection("$0.005", as: .money)?.contains("at most two decimals") == true)
+  }
+
   @Test func fieldsWithOtherSpacesAreTrimmedLikeFoundationDoes() {
     let spaces = [
       "\u{A0}", "\u{1680}", "\u{2003}", "\u{202F}", "\u{3000}", "\u{200B}", "\u{FEFF}", "\u{85}", "\u{2028}", "\u{180E}",

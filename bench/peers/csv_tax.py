@@ -5,7 +5,8 @@ Usage: csv_tax.py TABLES.json FILE.csv
 TABLES.json maps `federal` and each province code to its rows `[[threshold, rate], ...]` (decimal strings, the rate
 as a fraction). Each row of FILE.csv (`income:Money,province`) prints the province's tax plus the federal tax on the
 income: each bracket's rate on the part of the income inside it, summed exactly, rounded once per tax to the cent
-(half away from zero), printed like TaxPro prints money (`$1,234.56`).
+(half away from zero), printed like TaxPro prints money (`$1,234.56`) as a cell of an RFC 4180 column (quoted when it
+holds a comma, as the `csv` module's writer quotes it: `"$1,234.56"`).
 """
 
 import csv
@@ -34,6 +35,11 @@ def money(value):
     return ("-$" if value < 0 else "$") + text
 
 
+def cell(text):
+    """The RFC 4180 cell of a text without quotes or line breaks: quoted when it holds a comma."""
+    return f'"{text}"' if "," in text else text
+
+
 def main():
     with open(sys.argv[1]) as handle:
         tables = {code: [(Decimal(t), Decimal(r)) for t, r in rows] for code, rows in json.load(handle).items()}
@@ -44,7 +50,7 @@ def main():
         next(reader)
         for income_text, province in reader:
             income = Decimal(income_text.strip().lstrip("$").replace(",", "")).quantize(CENT, ROUND_HALF_UP)
-            out.append(money(tax(tables[province.strip()], income) + tax(federal, income)))
+            out.append(cell(money(tax(tables[province.strip()], income) + tax(federal, income))))
             if len(out) >= 65536:
                 sys.stdout.write("\n".join(out) + "\n")
                 out.clear()

@@ -1,10 +1,14 @@
-/// Reads a CSV field (or any short text) as a value of a given type, the way `taxpro eval --csv` reads its rows:
-/// `$1,234.56` or `1234.56` for Money (rounded to the cent), `13%` for a Rate, `2.5` for a Number, `true`, a province
-/// code, or any text.
+/// Reads a CSV field (or any short text) as a value of a given type, the way `taxpro eval --csv` reads its rows, with
+/// exactly the language's literal rules: a Money field is a money literal (`$1,234.56`, `$85_000`; the `$` may be left
+/// out since the column says Money), a Rate a rate literal (`13%`), a Number a number literal (`2.5`, `1_000`), each
+/// optionally preceded by `-`; `true` or `false`; a province code; or any text. So `$1,00` (a group of two digits),
+/// `$0.005` and `85000.999` (more than two decimals), `+3`, and numbers of more than 34 significant digits are
+/// refused, as they are in a formula file, rather than rounded or read some other way.
 ///
-/// A file of a million rows is read field by field from its bytes: ASCII fields of the usual shapes (digits, one
-/// point, separators; a known province code) are read without building strings, and give exactly — to the decimal's
-/// representation — what the general path (`parse(_: String, as:)`, kept as the reference) gives.
+/// The reference is `literal(_:as:)`, which runs the language's own lexer on the text. A file of a million rows is read
+/// field by field from its bytes: amounts and numbers of the usual shapes (digits, commas in groups of three, at most
+/// two decimals for money) and province codes are read without building strings, and give exactly — to the decimal's
+/// representation — what the reference gives; anything else goes to the reference.
 public struct FieldParser: Sendable {
   /// The province codes and their values, with their bytes packed into an integer for a quick match.
   let provinces: Set<String>
@@ -25,7 +29,7 @@ public struct FieldParser: Sendable {
     provinceValues = values
   }
 
-  /// Up to 8 ASCII bytes in one integer (with the count, so that no two byte strings share a key); nil otherwise.
+  /// Up to 7 ASCII bytes in one integer (with the count, so that no two byte strings share a key); nil otherwise.
   static func packed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt64? {
     guard bytes.count >= 1, bytes.count <= 7 else { return nil }
     var key = UInt64(bytes.count)
@@ -36,12 +40,14 @@ public struct FieldParser: Sendable {
     return key
   }
 
-  /// A field's bytes as a value of `type`, or nil when they are not one. Spaces and tabs around the field are ignored;
-  /// a field with non-ASCII bytes is read as a string (whose trimming knows Unicode's spaces).
+  /// A field's bytes as a value of `type`, or nil when they are not one. Spaces and tabs around the field are ignored
+  /// (other Unicode spaces too, as the string path trims them).
   public func parse(_ field: UnsafeBufferPointer<UInt8>, as type: TaxType) -> Value? {
     switch type {
     case .money:
-      if let amount = Self.plainMoney(field) { return .money(amount) }
+      if let amount = Self.plainDecimal(field, money: true) { return .money(amount) }
+    case .number:
+      if let number = Self.plainDecimal(field, money: false) { return .number(number) }
     case .province:
       if let key = Self.packed(Self.trimmingASCIISpaces(field)) {
         for index in provinceKeys.indices where provinceKeys[index] == key { return provinceValues[index] }
@@ -49,7 +55,7 @@ public struct FieldParser: Sendable {
     default:
       break
     }
-    return parseGeneral(field, as: type)
+    return parse(String(decoding: field, as: UTF8.self).trimmingFieldSpaces, as: type)
   }
 
   /// The field without the spaces and tabs around it.
@@ -62,10 +68,12 @@ public struct FieldParser: Sendable {
     return UnsafeBufferPointer(rebasing: field[start..<end])
   }
 
-  /// The usual shape of an amount in one pass — spaces, an optional `-`, an optional `$`, digits with at most one
-  /// point and any `,` and `_`, spaces — as `parseGeneral` reads it; nil for anything else (which it then reads).
+  /// The usual shapes in one pass: spaces, an optional `-`, for money an optional `$`, digits (for money in groups of
+  /// three separated by commas), an optional point with one or more digits (for money at most two), spaces; at most 19
+  /// significant digits. The value is what `ExactDecimal.parse(digits:)` makes of the same digits. Nil for anything
+  /// else, which the reference then reads or refuses.
   @inline(__always)
-  static func plainMoney(_ field: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
+  static func plainDecimal(_ field: UnsafeBufferPointer<UInt8>, money: Bool) -> ExactDecimal? {
     var index = 0
     let count = field.count
     while index < count, field[index] == 32 || field[index] == 9 { index += 1 }
@@ -74,180 +82,69 @@ public struct FieldParser: Sendable {
       negative = true
       index += 1
     }
-    if index < count, field[index] == UInt8(ascii: "$") { index += 1 }
+    if money, index < count, field[index] == UInt8(ascii: "$") { index += 1 }
     var magnitude: UInt64 = 0
     var exponent = 0
     var kept = 0
-    var digits = 0
-    var seenPoint = false
+    // The integer part: the length of the current group of digits and of the first one, and whether commas came.
+    var group = 0
+    var firstGroup = -1
     while index < count {
       let byte = field[index]
       let digit = byte &- 48
       if digit < 10 {
-        digits += 1
+        group += 1
         if kept != 0 || digit != 0 {
           guard kept < 19 else { return nil }
           magnitude = magnitude &* 10 &+ UInt64(digit)
           kept += 1
-          if seenPoint { exponent -= 1 }
-        } else if seenPoint {
-          // Leading zeros are not kept; after the point they still move the exponent.
-          exponent -= 1
         }
-      } else if byte == UInt8(ascii: ".") {
-        guard !seenPoint else { return nil }
-        seenPoint = true
-      } else if byte != UInt8(ascii: ",") && byte != UInt8(ascii: "_") {
+      } else if money && byte == UInt8(ascii: ",") {
+        if firstGroup < 0 {
+          guard group >= 1 && group <= 3 else { return nil }
+          firstGroup = group
+        } else if group != 3 {
+          return nil
+        }
+        group = 0
+      } else {
         break
       }
       index += 1
+    }
+    guard group > 0, firstGroup < 0 || group == 3 else { return nil }
+    if index < count, field[index] == UInt8(ascii: ".") {
+      index += 1
+      var decimals = 0
+      while index < count {
+        let digit = field[index] &- 48
+        guard digit < 10 else { break }
+        decimals += 1
+        exponent -= 1
+        if kept != 0 || digit != 0 {
+          guard kept < 19 else { return nil }
+          magnitude = magnitude &* 10 &+ UInt64(digit)
+          kept += 1
+        }
+        index += 1
+      }
+      guard decimals > 0, !money || decimals <= 2 else { return nil }
     }
     while index < count {
       guard field[index] == 32 || field[index] == 9 else { return nil }
       index += 1
     }
-    guard digits > 0, exponent >= -60 else { return nil }
     if magnitude == 0 { return .zero }
-    let value = ExactDecimal(negative: negative, magnitude: UInt128(magnitude), exponent: exponent)
-    return exponent >= -2 ? value : value.rounded(places: 2, .halfAwayFromZero)
+    // Far below the point the decimal's range ends; leave that to the reference.
+    guard exponent >= -60 else { return nil }
+    return ExactDecimal(negative: negative, magnitude: UInt128(magnitude), exponent: exponent)
   }
 
-  /// `parse(_:as:)` for every type and shape.
-  func parseGeneral(_ field: UnsafeBufferPointer<UInt8>, as type: TaxType) -> Value? {
-    var start = 0
-    var end = field.count
-    for byte in field where byte >= 0x80 {
-      return parse(String(decoding: field, as: UTF8.self).trimmingFieldSpaces, as: type)
-    }
-    while start < end, field[start] == 32 || field[start] == 9 { start += 1 }
-    while end > start, field[end - 1] == 32 || field[end - 1] == 9 { end -= 1 }
-    let bytes = UnsafeBufferPointer(rebasing: field[start..<end])
-    switch type {
-    case .money:
-      var index = 0
-      var negative = false
-      if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
-        negative = true
-        index += 1
-      }
-      if index < bytes.count, bytes[index] == UInt8(ascii: "$") { index += 1 }
-      let digits = UnsafeBufferPointer(rebasing: bytes[index...])
-      guard let value = Self.plainDecimal(digits, ignoringCommas: true) ?? Self.decimal(digits, ignoringCommas: true)
-      else { return nil }
-      return .money((negative ? -value : value).rounded(places: 2, .halfAwayFromZero))
-    case .rate:
-      guard let last = bytes.last, last == UInt8(ascii: "%") else { return nil }
-      let digits = UnsafeBufferPointer(rebasing: bytes.dropLast())
-      guard
-        let value = Self.plainDecimal(digits, ignoringCommas: false, ignoringUnderscores: false)
-          ?? Self.decimal(digits, ignoringCommas: false, ignoringUnderscores: false),
-        let fraction = try? value.scaled(byPowerOfTen: -2)
-      else { return nil }
-      return .rate(fraction)
-    case .number:
-      return (Self.plainDecimal(bytes, ignoringCommas: false) ?? Self.decimal(bytes, ignoringCommas: false))
-        .map { .number($0) }
-    case .province:
-      if let key = Self.packed(bytes) {
-        for index in provinceKeys.indices where provinceKeys[index] == key { return provinceValues[index] }
-      }
-      return parse(String(decoding: bytes, as: UTF8.self), as: type)
-    default:
-      return parse(String(decoding: bytes, as: UTF8.self), as: type)
-    }
-  }
-
-  /// The usual shape of a number — digits, at most one point, the ignored separators, at most 19 significant digits,
-  /// no sign — read in 64 bits, exactly as `ExactDecimal.parse(digits:)` reads it; nil for anything else (which
-  /// `decimal` then reads, or refuses).
-  @inline(__always)
-  static func plainDecimal(
-    _ bytes: UnsafeBufferPointer<UInt8>, ignoringCommas: Bool, ignoringUnderscores: Bool = true
-  ) -> ExactDecimal? {
-    var magnitude: UInt64 = 0
-    var exponent = 0
-    var kept = 0
-    var digits = 0
-    var seenPoint = false
-    for byte in bytes {
-      let digit = byte &- 48
-      if digit < 10 {
-        digits += 1
-        if kept == 0 && digit == 0 {
-          // Leading zeros are not kept; after the point they still move the exponent.
-          if seenPoint { exponent -= 1 }
-          continue
-        }
-        guard kept < 19 else { return nil }
-        magnitude = magnitude &* 10 &+ UInt64(digit)
-        kept += 1
-        if seenPoint { exponent -= 1 }
-      } else if byte == UInt8(ascii: ".") {
-        guard !seenPoint else { return nil }
-        seenPoint = true
-      } else if !((ignoringCommas && byte == UInt8(ascii: ",")) || (ignoringUnderscores && byte == UInt8(ascii: "_"))) {
-        return nil
-      }
-    }
-    // Far below the point `ExactDecimal` would make the value zero; leave that to the general path.
-    guard digits > 0, exponent >= -60 else { return nil }
-    if magnitude == 0 { return .zero }
-    return ExactDecimal(negative: false, magnitude: UInt128(magnitude), exponent: exponent)
-  }
-
-  /// What `ExactDecimal(String)` makes of ASCII bytes once `,` (when asked) and `_` are taken out: an optional sign,
-  /// digits and at most one point.
-  static func decimal(
-    _ bytes: UnsafeBufferPointer<UInt8>, ignoringCommas: Bool, ignoringUnderscores: Bool = true
-  ) -> ExactDecimal? {
-    func ignored(_ byte: UInt8) -> Bool {
-      (ignoringCommas && byte == UInt8(ascii: ",")) || (ignoringUnderscores && byte == UInt8(ascii: "_"))
-    }
-    var index = 0
-    while index < bytes.count, ignored(bytes[index]) { index += 1 }
-    var negative = false
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-      negative = bytes[index] == UInt8(ascii: "-")
-      index += 1
-    }
-    var digits = 0
-    var points = 0
-    for byte in bytes[index...] where !ignored(byte) {
-      if byte == UInt8(ascii: ".") {
-        points += 1
-      } else if byte >= 48 && byte <= 57 {
-        digits += 1
-      } else {
-        return nil
-      }
-    }
-    guard digits > 0, points <= 1,
-      let parsed = try? ExactDecimal.parse(digits: UnsafeBufferPointer(rebasing: bytes[index...]))
-    else { return nil }
-    return negative ? -parsed.value : parsed.value
-  }
-
-  /// A field's text (already trimmed) as a value of `type`: the general path, through strings.
+  /// A field's text (already trimmed) as a value of `type`: the reference path.
   public func parse(_ text: String, as type: TaxType) -> Value? {
     switch type {
-    case .money:
-      var digits = Substring(text)
-      var negative = false
-      if digits.hasPrefix("-") {
-        negative = true
-        digits = digits.dropFirst()
-      }
-      if digits.hasPrefix("$") { digits = digits.dropFirst() }
-      let cleaned = digits.filter { $0 != "," && $0 != "_" }
-      guard let value = ExactDecimal(cleaned) else { return nil }
-      return .money((negative ? -value : value).rounded(places: 2, .halfAwayFromZero))
-    case .rate:
-      guard text.hasSuffix("%"), let value = ExactDecimal(String(text.dropLast())),
-        let fraction = try? value.scaled(byPowerOfTen: -2)
-      else { return nil }
-      return .rate(fraction)
-    case .number:
-      return ExactDecimal(text.replacingOccurrences("_", with: "")).map { .number($0) }
+    case .money, .rate, .number:
+      return Self.literal(text, as: type).value
     case .bool:
       return text == "true" ? .bool(true) : (text == "false" ? .bool(false) : nil)
     case .province:
@@ -256,6 +153,66 @@ public struct FieldParser: Sendable {
       return .text(text)
     case .brackets, .federal, .error:
       return nil
+    }
+  }
+
+  /// Why `text` (trimmed) is not a value of `type`, in the words of the language's own diagnostic when it has one
+  /// ("commas in an amount must separate groups of three digits"); nil when there is nothing more to say than that
+  /// it is not one.
+  public func rejection(_ text: String, as type: TaxType) -> String? {
+    switch type {
+    case .money, .rate, .number: return Self.literal(text, as: type).reason
+    default: return nil
+    }
+  }
+
+  /// `text` as a literal of `type` (Money, Rate or Number), optionally preceded by `-`, read by the language's lexer
+  /// and valued as the parser values literals; or why it is not one.
+  static func literal(_ text: String, as type: TaxType) -> (value: Value?, reason: String?) {
+    var body = Substring(text)
+    var negative = false
+    if body.hasPrefix("-") {
+      negative = true
+      body = body.dropFirst()
+    }
+    let kind: TokenKind
+    var written = String(body)
+    switch type {
+    case .money:
+      kind = .money
+      if !written.hasPrefix("$") { written = "$" + written }
+    case .rate: kind = .rate
+    case .number: kind = .number
+    default: return (nil, nil)
+    }
+    let source = SourceFile(id: FileID(0), name: "", text: written)
+    let lexed = Lexer.lex(source)
+    if let problem = lexed.diagnostics.first {
+      // The lexer's word on a literal that starts as one (`$1,00`, `$0.005`); `abc` is just not an amount.
+      let start = body.utf8.first ?? 0
+      let startsAsLiteral = (start >= 48 && start <= 57) || (type == .money && start == UInt8(ascii: "$"))
+      return (nil, startsAsLiteral ? problem.message : nil)
+    }
+    let tokens = lexed.tokens.filter { $0.kind != .endOfFile && $0.kind != .newline }
+    guard lexed.comments.isEmpty, tokens.count == 1, let token = tokens.first, token.kind == kind, token.start == 0,
+      Int(token.end) == source.bytes.count
+    else { return (nil, nil) }
+    // The parser's reading of the token: its digits, separators, `$` and `%` aside.
+    let digits = source.bytes[(kind == .money ? 1 : 0)..<Int(token.end)]
+    let value: ExactDecimal
+    do {
+      let parsed = try ExactDecimal.parse(digits: digits)
+      guard parsed.isExact else {
+        return (nil, "it has more digits than TaxPro keeps exactly (\(ExactDecimal.precision) significant digits)")
+      }
+      value = negative ? -parsed.value : parsed.value
+    } catch {
+      return (nil, "it is too large (TaxPro's numbers stay below 10^100)")
+    }
+    switch kind {
+    case .money: return (.money(value.rounded(places: 2, .halfAwayFromZero)), nil)
+    case .rate: return (.rate((try? value.scaled(byPowerOfTen: -2)) ?? .zero), nil)
+    default: return (.number(value), nil)
     }
   }
 }

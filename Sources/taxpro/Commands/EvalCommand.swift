@@ -7,11 +7,16 @@ struct EvalCommand: Command {
     discussion: """
       Prints the value of EXPR, with the standard library and the FILEs loaded. EXPR may also be declarations \
       (let, formula) or test blocks, which are run. With --csv, EXPR is checked once and evaluated for each row of \
-      the file, one result per line; the row's columns are names in EXPR. A column's type comes from its header \
-      when written name:Type (income:Money), otherwise from its first value.
+      the file (- for standard input; a pipe or FIFO is read once a program writes to it), one result per line; the \
+      row's columns are names in EXPR. A column's type comes from its header when written name:Type (income:Money), \
+      otherwise from its first value, and its values are literals of that type (a Money column may leave out the $). \
+      The file is strict RFC 4180: a row with more or fewer fields than the header, or a value that is not of its \
+      column's type, is an error naming its line. The results are an RFC 4180 column (a cell with a comma, a quote \
+      or a line break is quoted); a Text cell starting with =, +, -, @ gets a leading ' so a spreadsheet does not run \
+      it, unless --raw.
       """,
     arguments: [.expression(example: "'$1,234.56 * 13%'"), .formulaFiles],
-    options: [.csv, .year],
+    options: [.csv, .raw, .year],
     examples: [
       HelpEntry(name: "taxpro eval '$1,234.56 * 13%'", meaning: "$160.49"),
       HelpEntry(
@@ -22,16 +27,22 @@ struct EvalCommand: Command {
   var expression: String
   var inputs: ProgramInputs
   var csv: String?
+  var raw: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     expression = arguments.positionals[0]
     inputs = try ProgramInputs(arguments, after: 1)
     csv = arguments.value(.csv)
+    raw = arguments.has(.raw)
+  }
+
+  func validate() throws(UsageError) {
+    if raw && csv == nil { throw UsageError(message: "--raw goes with --csv") }
   }
 
   func run() throws(UsageError) -> Int32 {
     if let csv {
-      return try Batch.run(csvPath: csv, expression: expression, files: inputs.files, year: inputs.year)
+      return try Batch.run(csvPath: csv, expression: expression, files: inputs.files, year: inputs.year, raw: raw)
     }
     guard let session = try inputs.session() else { return 1 }
     KeptUntilExit.keep(session)
@@ -60,4 +71,6 @@ extension OptionSpec {
   static let csv = OptionSpec(
     name: "--csv", valueName: "FILE", valueKind: .file(extensions: ["csv"]),
     summary: "evaluate EXPR once for each row of FILE, whose columns are names in EXPR")
+  static let raw = OptionSpec(
+    name: "--raw", summary: "with --csv: Text cells as they are, without a ' before = + - @ (which guards spreadsheets)")
 }

@@ -1,0 +1,37 @@
+extension String {
+  /// The text with its control characters written as visible escapes (`\u{1B}`), so that echoing a crafted source
+  /// line, name or CSV field to a terminal cannot move the cursor, set the window title (OSC) or ring the bell, and
+  /// bidirectional overrides cannot reorder what the reader sees ("Trojan source"). Escaped: C0 controls and DEL,
+  /// C1 controls (U+0080–U+009F), and the bidirectional embedding, override and isolate characters. Tabs are kept
+  /// unless `tabs` is false; line breaks become `\n` and `\r` unless `lineBreaks` is true. Everything else, including
+  /// any other non-ASCII text, stays as it is.
+  public func escapingControlCharacters(tabs: Bool = true, lineBreaks: Bool = false) -> String {
+    // Most text has nothing to escape: return it without copying.
+    guard unicodeScalars.contains(where: { Self.needsEscape($0, tabs: tabs, lineBreaks: lineBreaks) }) else { return self }
+    var result = ""
+    result.reserveCapacity(utf8.count + 8)
+    for scalar in unicodeScalars {
+      guard Self.needsEscape(scalar, tabs: tabs, lineBreaks: lineBreaks) else {
+        result.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar.value {
+      case 0x0A: result += "\\n"
+      case 0x0D: result += "\\r"
+      case 0x09: result += "\\t"
+      default: result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return result
+  }
+
+  static func needsEscape(_ scalar: Unicode.Scalar, tabs: Bool, lineBreaks: Bool) -> Bool {
+    switch scalar.value {
+    case 0x09: return !tabs
+    case 0x0A, 0x0D: return !lineBreaks
+    case 0x00...0x1F, 0x7F...0x9F: return true
+    case 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
+  }
+}
