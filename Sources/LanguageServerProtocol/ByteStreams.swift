@@ -14,6 +14,13 @@ public protocol ByteSource {
 /// so a sink does not need its own locking.
 public protocol ByteSink: Sendable {
   func write(_ bytes: UnsafeRawBufferPointer) throws
+  /// Whether whoever reads the sink is known to be gone (a pipe closed at the other end), so that nothing written
+  /// will be read; false when that cannot be told.
+  var isClosedByPeer: Bool { get }
+}
+
+extension ByteSink {
+  public var isClosedByPeer: Bool { false }
 }
 
 /// A failed system call, with the `errno` it left behind.
@@ -69,6 +76,13 @@ public struct FileDescriptorByteSink: ByteSink {
   }
 
   public static var standardOutput: FileDescriptorByteSink { FileDescriptorByteSink(fileDescriptor: 1) }
+
+  /// A pipe whose reading end is closed polls as an error (`POLLERR`) or hang-up, without writing a byte.
+  public var isClosedByPeer: Bool {
+    var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+    guard poll(&descriptor, 1, 0) > 0 else { return false }
+    return descriptor.revents & Int16(POLLERR | POLLHUP) != 0
+  }
 
   /// Retries on `EINTR` and waits on `EAGAIN`, so callers see only real failures such as `EPIPE`.
   public func write(_ bytes: UnsafeRawBufferPointer) throws {

@@ -52,6 +52,16 @@ public struct RequestContext: Sendable {
 ///
 /// Until `stop()` is called, every request gets exactly one answer, and nothing a client sends can crash the
 /// connection.
+///
+/// ## Bounds
+/// - A message body larger than `maximumMessageSize` is skipped unread, and answered with an `InvalidRequest` error
+///   (its id unknown, so `null`) that says so.
+/// - At most `maximumQueuedMessages` messages, of at most `maximumQueuedBytes` bytes together, wait for the worker.
+///   When the queue is full the reader stops reading until the worker has taken one (backpressure): a client that
+///   sends faster than the server answers is slowed down, and the server's memory does not grow with what it was sent.
+///   (Cancellations behind the full queue then wait too; a cancellation already read always applies at once.)
+/// - Once the connection has stopped (`exit`, or the client gone so that writing failed), every request reads as
+///   cancelled, so a long handler polling `isCancelled` ends promptly and the process can exit.
 public final class Connection: @unchecked Sendable {
   /// Work for the worker; `$/cancelRequest` never becomes one.
   private enum WorkItem {
@@ -73,6 +83,17 @@ public final class Connection: @unchecked Sendable {
   private var cancelledRequests: Set<RequestID> = []
   private var responseHandlers: [RequestID: @Sendable (Result<JSON, ResponseError>) -> Void] = [:]
   private var nextOutgoingID = 1
+  /// The body sizes of the queued items (from `queueHead`), and their sum, for the queue's bounds.
+  private var queuedSizes: [Int] = []
+  private var queuedBytes = 0
+
+  /// The largest message body read; larger ones are skipped and answered with an error.
+  public let maximumMessageSize: Int
+  /// The most messages waiting for the worker before the reader stops reading.
+  public let maximumQueuedMessages: Int
+  /// The most bytes of message bodies waiting for the worker before the reader stops reading (one message is always
+  /// let in, whatever its size up to `maximumMessageSize`).
+  public let maximumQueuedBytes: Int
 
   /// - Parameters:
   ///   - log: where protocol problems are reported (framing errors, malformed messages, failed writes). It must
@@ -80,11 +101,17 @@ public final class Connection: @unchecked Sendable {
   public init(
     input: some ByteSource & Sendable,
     output: some ByteSink,
+    maximumMessageSize: Int = 64 << 20,
+    maximumQueuedMessages: Int = 1_024,
+    maximumQueuedBytes: Int = 64 << 20,
     log: @escaping @Sendable (String) -> Void = Connection.logToStandardError
   ) {
     self.input = input
     self.writer = MessageWriter(sink: output)
     self.log = log
+    self.maximumMessageSize = maximumMessageSize
+    self.maximumQueuedMessages = max(1, maximumQueuedMessages)
+    self.maximumQueuedBytes = maximumQueuedBytes
   }
 
   /// The usual language-server transport: standard input and output, with the log on standard error. Also
@@ -155,23 +182,45 @@ public final class Connection: @unchecked Sendable {
     while !stopped, queueHead == queue.count, !inputEnded { condition.wait() }
     guard !stopped, queueHead < queue.count else { return nil }
     let item = queue[queueHead]
+    queuedBytes -= queuedSizes[queueHead]
     queueHead += 1
     if queueHead == queue.count {
       queue.removeAll(keepingCapacity: true)
+      queuedSizes.removeAll(keepingCapacity: true)
       queueHead = 0
     } else if queueHead > 1024, queueHead * 2 > queue.count {
       queue.removeSubrange(0..<queueHead)
+      queuedSizes.removeSubrange(0..<queueHead)
       queueHead = 0
     }
+    // A reader waiting for room may go on.
+    condition.broadcast()
     return item
   }
 
-  private func enqueue(_ item: WorkItem) {
+  /// Queues an item for the worker, first waiting (on the reader thread) while the queue is full, unless
+  /// `waitsForRoom` is false (the server's own posted notifications: few, and a post from the worker must not wait
+  /// for itself).
+  private func enqueue(_ item: WorkItem, size: Int, waitsForRoom: Bool = true) {
     condition.lock()
+    while waitsForRoom, !stopped, queue.count - queueHead > 0,
+      queue.count - queueHead >= maximumQueuedMessages || queuedBytes + size > maximumQueuedBytes
+    {
+      condition.wait()
+    }
     if case .request(let request) = item { pendingRequests.insert(request.id) }
     queue.append(item)
-    condition.signal()
+    queuedSizes.append(size)
+    queuedBytes += size
+    condition.broadcast()
     condition.unlock()
+  }
+
+  /// How many messages wait for the worker now (for tests and the log).
+  public var queuedMessageCount: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return queue.count - queueHead
   }
 
   private func process(_ request: RequestMessage, handler: some MessageHandler) {
@@ -203,6 +252,7 @@ public final class Connection: @unchecked Sendable {
 
   private func readLoop<Source: ByteSource>(_ source: Source) {
     var reader = MessageReader(source: source)
+    reader.maximumContentLength = maximumMessageSize
     reading: while !isStopped {
       let event: MessageReader<Source>.Event
       do {
@@ -216,9 +266,23 @@ public final class Connection: @unchecked Sendable {
         break reading
       case .framingError(let error):
         log("Skipped malformed input: \(error)")
+        if case .contentLengthTooLarge(let length) = error {
+          // Its id is in the body left unread: the answer goes to no id, and says why.
+          let megabytes = maximumMessageSize >> 20
+          let error = ResponseError.invalidRequest(
+            "a message of \(length) bytes is larger than the limit of \(megabytes) MiB; it was skipped")
+          send(ResponseMessage(id: nil, error: error).toJSON())
+        }
       case .message(let body):
-        accept(IncomingMessage.parse(body))
+        accept(IncomingMessage.parse(body), size: body.count)
       }
+    }
+    // The client closed its end of our input. If it closed our output too, it is gone: stop now, so that the
+    // request being answered reads as cancelled and nothing queued runs for no one. (If it still reads, what is
+    // queued is answered first, as always.)
+    if writer.isClosedByPeer {
+      log("The client closed both ends of the connection; stopping")
+      stop()
     }
     condition.lock()
     inputEnded = true
@@ -227,18 +291,18 @@ public final class Connection: @unchecked Sendable {
   }
 
   /// Routes one incoming message on the reader thread.
-  private func accept(_ message: IncomingMessage) {
+  private func accept(_ message: IncomingMessage, size: Int) {
     switch message {
     case .invalid(let invalid):
       log("Rejected message: \(invalid.error.message)")
       if let reply = invalid.reply { send(reply.toJSON()) }
     case .request(let request):
-      enqueue(.request(request))
+      enqueue(.request(request), size: size)
     case .notification(let notification):
       if notification.method == "$/cancelRequest" {
         cancel(notification)
       } else {
-        enqueue(.notification(notification))
+        enqueue(.notification(notification), size: size)
       }
     case .response(let response):
       guard let id = response.id else {
@@ -249,7 +313,7 @@ public final class Connection: @unchecked Sendable {
       let callback = responseHandlers.removeValue(forKey: id)
       condition.unlock()
       if let callback {
-        enqueue(.response(response.result, callback))
+        enqueue(.response(response.result, callback), size: size)
       } else {
         log("Ignored response to unknown request \(id)")
       }
@@ -275,11 +339,12 @@ public final class Connection: @unchecked Sendable {
 
   // MARK: Public state and sending
 
-  /// Whether the client cancelled request `id` while it was queued or running.
+  /// Whether the client cancelled request `id` while it was queued or running, or the connection has stopped (no
+  /// answer can reach the client any more).
   public func isCancelled(_ id: RequestID) -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    return cancelledRequests.contains(id)
+    return stopped || cancelledRequests.contains(id)
   }
 
   /// Whether a notification matching `predicate` is waiting in the queue. A handler can use it to answer
@@ -298,7 +363,7 @@ public final class Connection: @unchecked Sendable {
   /// Queues a notification for the handler as if the client had sent it, after the messages already queued: how work
   /// a server finished on another thread (reading the workspace) reaches the worker. Thread-safe.
   public func post(_ notification: NotificationMessage) {
-    enqueue(.notification(notification))
+    enqueue(.notification(notification), size: 0, waitsForRoom: false)
   }
 
   /// Sends a notification (e.g. `textDocument/publishDiagnostics`). Thread-safe.

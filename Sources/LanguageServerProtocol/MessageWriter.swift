@@ -14,6 +14,9 @@ public final class MessageWriter: Sendable {
     self.sink = sink
   }
 
+  /// Whether the reader of the output is known to be gone (see `ByteSink.isClosedByPeer`).
+  public var isClosedByPeer: Bool { sink.isClosedByPeer }
+
   /// Frames and writes a JSON value.
   public func write(_ json: JSON) throws {
     try write(body: json.serialized())

@@ -11,14 +11,30 @@ final class Analysis: Sendable {
   /// Parse, name, type and interface diagnostics plus failed tests, per file.
   let diagnostics: [FileID: [Diagnostic]]
 
-  init(program: Program, generation: Int, year: Int?, testFiles: [FileID]) {
+  convenience init(program: Program, generation: Int, year: Int?, testFiles: [FileID]) {
+    self.init(program: program, generation: generation, year: year, testFiles: testFiles, isCancelled: nil)
+  }
+
+  /// The analysis, or nil when `isCancelled` said yes while its tests ran (a newer version is waiting).
+  static func make(
+    program: Program, generation: Int, year: Int?, testFiles: [FileID], isCancelled: @escaping @Sendable () -> Bool
+  ) -> Analysis? {
+    let analysis = Analysis(
+      program: program, generation: generation, year: year, testFiles: testFiles, isCancelled: isCancelled)
+    return isCancelled() ? nil : analysis
+  }
+
+  private init(
+    program: Program, generation: Int, year: Int?, testFiles: [FileID], isCancelled: (@Sendable () -> Bool)?
+  ) {
     self.program = program
     self.index = SymbolIndex(program)
     self.generation = generation
     self.year = year
     var byFile: [FileID: [Diagnostic]] = [:]
     for diagnostic in program.diagnostics { byFile[diagnostic.span.file, default: []].append(diagnostic) }
-    let outcomes = TestRunner.run(program, year: year, files: Set(testFiles), limits: InlayHints.limits)
+    let outcomes = TestRunner.run(
+      program, year: year, files: Set(testFiles), limits: InlayHints.limits, isCancelled: isCancelled)
     for outcome in outcomes {
       // A test with errors is already reported by the errors themselves.
       for failure in outcome.failures where failure.code != .testHasErrors {

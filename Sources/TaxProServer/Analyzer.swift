@@ -89,14 +89,24 @@ final class Analyzer: @unchecked Sendable {
     condition.broadcast()
   }
 
-  /// Waits for the analysis of exactly this state; the caller has submitted a job for it.
-  func wait(for key: Key) -> Analysis {
+  /// Waits for the analysis of exactly this state (the caller has submitted a job for it); nil as soon as
+  /// `isCancelled` says yes (asked every 5 ms), so that a cancelled request does not wait for a long check.
+  func wait(for key: Key, isCancelled: () -> Bool = { false }) -> Analysis? {
     condition.lock()
     defer { condition.unlock() }
     while true {
       if let latest, Key(generation: latest.generation, year: latest.year) == key { return latest }
-      condition.wait()
+      if isCancelled() { return nil }
+      _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
     }
+  }
+
+  /// Whether a job for a different state is waiting: the one running is then for a version already replaced.
+  private func isSuperseded(_ key: Key) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    guard let pending else { return false }
+    return Key(generation: pending.generation, year: pending.year) != key
   }
 
   /// Whether a job for this state is queued or running.
@@ -120,7 +130,15 @@ final class Analyzer: @unchecked Sendable {
       runningKey = Key(generation: job.generation, year: job.year)
       condition.unlock()
 
-      let analysis = analyze(job, previous: latestAnalysis)
+      guard let analysis = analyze(job, previous: latestAnalysis) else {
+        // Abandoned for a newer version: check that one instead.
+        condition.lock()
+        runningKey = nil
+        condition.broadcast()
+        condition.unlock()
+        if timing { log("analysis \(job.generation): abandoned for a newer version") }
+        continue
+      }
       condition.lock()
       var replaced = latest
       latest = analysis
@@ -142,8 +160,11 @@ final class Analyzer: @unchecked Sendable {
   }
 
   /// Parses what changed since `previous` and checks the program: only the changed declarations when one document
-  /// changed in a way `Checker.recheck` can follow, else everything.
-  private func analyze(_ job: Job, previous: Analysis?) -> Analysis {
+  /// changed in a way `Checker.recheck` can follow, else everything. Nil when a newer job arrived meanwhile: a whole
+  /// check and the tests are abandoned then, between declarations and tests.
+  private func analyze(_ job: Job, previous: Analysis?) -> Analysis? {
+    let key = Key(generation: job.generation, year: job.year)
+    let superseded: @Sendable () -> Bool = { [self] in isSuperseded(key) }
     let clock = ContinuousClock()
     let start = clock.now
     var oldTrees: [FileID: SyntaxTree] = [:]
@@ -172,10 +193,13 @@ final class Analyzer: @unchecked Sendable {
       program = previous.program
     }
     let rechecked = program != nil
-    let checkedProgram = program ?? Checker.check(trees)
+    guard let checkedProgram = program ?? Checker.check(trees, isCancelled: superseded) else { return nil }
     let checked = clock.now
-    let analysis = Analysis(
-      program: checkedProgram, generation: job.generation, year: job.year, testFiles: job.testFiles)
+    guard
+      let analysis = Analysis.make(
+        program: checkedProgram, generation: job.generation, year: job.year, testFiles: job.testFiles,
+        isCancelled: superseded)
+    else { return nil }
     if timing {
       log(
         "analysis \(job.generation): parse \(parsed - start), \(rechecked ? "re-check" : "check") \(checked - parsed), "

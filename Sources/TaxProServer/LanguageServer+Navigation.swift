@@ -144,11 +144,19 @@ extension LanguageServer {
     return Symbols.outline(tree).map { documentSymbol($0, source: source) }
   }
 
-  func workspaceSymbols(_ request: LSP.WorkspaceSymbolsRequest) -> [LSP.WorkspaceSymbol]? {
+  /// The longest workspace-symbol query answered: longer than any name anyone types.
+  static let maximumQueryLength = 1_000
+
+  func workspaceSymbols(_ request: LSP.WorkspaceSymbolsRequest) throws -> [LSP.WorkspaceSymbol]? {
+    guard request.query.unicodeScalars.count <= Self.maximumQueryLength else {
+      throw ResponseError.invalidParams(
+        "the query has \(request.query.unicodeScalars.count) characters; at most \(Self.maximumQueryLength) are searched")
+    }
     takeScan(waitingAtMost: 60)
     let all = workspace.programTrees()
     let trees = all.filter { !workspace.isLibrary($0.source.id) } + all.filter { workspace.isLibrary($0.source.id) }
-    let matches = Symbols.search(request.query, in: trees)
+    let matches = Symbols.search(request.query, in: trees) { [self] in requestCancelled }
+    try currentRequest?.checkCancellation()
     return matches.compactMap { match -> LSP.WorkspaceSymbol? in
       let span = match.symbol.selectionSpan
       guard let uri = workspace.uri(of: span.file), let source = lineMap(span.file) else { return nil }

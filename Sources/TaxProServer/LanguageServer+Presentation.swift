@@ -152,7 +152,8 @@ extension LanguageServer {
 
   /// `taxpro.runTest [uri, name]` and `taxpro.explain [expression]`: the result is the text `taxpro test` or
   /// `taxpro explain` would print; a one-line summary is also shown to the user, since clients running a lens's
-  /// command throw the result away.
+  /// command throw the result away. They run with the background limits (2 million steps, as the tests the server
+  /// runs on every change), and stop when the request is cancelled.
   func executeCommand(_ request: LSP.ExecuteCommandRequest, context: RequestContext) throws -> JSON {
     let connection = context.connection
     let arguments = request.arguments ?? []
@@ -163,10 +164,13 @@ extension LanguageServer {
       }
       let analysis = analysis()
       guard let id = workspace.id(for: LSP.DocumentURI(uri)),
-        let report = CodeLenses.runTest(named: name, in: id, program: analysis.program, year: year)
+        let report = CodeLenses.runTest(
+          named: name, in: id, program: analysis.program, year: year, limits: InlayHints.limits,
+          isCancelled: { context.isCancelled })
       else {
         throw ResponseError(code: .requestFailed, message: "there is no test \"\(name)\" in \(uri)")
       }
+      try context.checkCancellation()
       let summary = "test \"\(name)\" " + (report.passed ? "passed" : "failed")
       connection.send(LSP.ShowMessageNotification(type: report.passed ? .info : .error, message: summary))
       connection.send(LSP.LogMessageNotification(type: .log, message: report.text))
@@ -176,7 +180,11 @@ extension LanguageServer {
         throw ResponseError.invalidParams("taxpro.explain takes [expression]")
       }
       let analysis = analysis()
-      switch CodeLenses.explain(expression, program: analysis.program, year: year) {
+      let explained = CodeLenses.explain(
+        expression, program: analysis.program, year: year, limits: InlayHints.limits,
+        isCancelled: { context.isCancelled })
+      try context.checkCancellation()
+      switch explained {
       case .success(let text):
         let firstLine = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
         connection.send(LSP.ShowMessageNotification(type: .info, message: firstLine))

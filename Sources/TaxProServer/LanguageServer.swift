@@ -42,6 +42,8 @@ public final class LanguageServer: MessageHandler {
   var scanner: WorkspaceScanner?
   /// Called on the scan's thread before its result is handed over (`WorkspaceScanner.init`); for tests.
   var scanWillFinish: (@Sendable () -> Void)?
+  /// The request being answered, for its cancellation.
+  var currentRequest: RequestContext?
   let log: @Sendable (String) -> Void
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
   let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
@@ -141,7 +143,9 @@ public final class LanguageServer: MessageHandler {
 
   /// Requests are refused before `initialize` and after `shutdown` by `ServerLifecycle`, then dispatched by the table.
   public func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
-    try timed("request \(request.method)") {
+    currentRequest = context
+    defer { currentRequest = nil }
+    return try timed("request \(request.method)") {
       if connection == nil { connection = context.connection }
       if let refusal = lifecycle.admit(request: request.method) { throw refusal }
       takeScan(waitingAtMost: 0)
@@ -158,6 +162,9 @@ public final class LanguageServer: MessageHandler {
       try messages.handle(notification, by: self, connection: connection)
     }
   }
+
+  /// Whether the client cancelled the request being answered (or is gone): long work polls this and stops.
+  var requestCancelled: Bool { currentRequest?.isCancelled ?? false }
 
   /// Runs `body`; with `TAXPRO_LSP_TIMING=1`, logs how long it took.
   func timed<Result>(_ what: @autoclosure () -> String, _ body: () throws -> Result) rethrows -> Result {
@@ -385,7 +392,12 @@ public final class LanguageServer: MessageHandler {
       return latest
     }
     if !analyzer.isScheduled(key) { analyzer.submit(job()) }
-    let result = analyzer.wait(for: key)
+    guard let result = analyzer.wait(for: key, isCancelled: { requestCancelled }) else {
+      // Cancelled while the check runs: the answer will be thrown away (the connection answers RequestCancelled), so
+      // any analysis will do — the last one, or before the first, one of nothing at all.
+      return analyzer.latestAnalysis ?? Analysis(
+        program: Checker.check([], recordOccurrences: false), generation: -1, year: key.year, testFiles: [])
+    }
     workspace.adopt(result.program.trees, generation: result.generation)
     return result
   }

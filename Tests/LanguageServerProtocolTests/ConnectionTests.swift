@@ -230,6 +230,65 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
     #expect(log.current.contains { $0.contains("Writing output failed") })
   }
 
+  /// A full queue stops the reader (backpressure) rather than growing: with room for 4, the reader waits while the
+  /// worker is busy, and every request is still answered once it goes on.
+  @Test func aFullQueueStopsTheReaderUntilThereIsRoom() throws {
+    var input: [UInt8] = []
+    for id in 1...100 { input += request(id, "r") }
+    let sink = MemoryByteSink()
+    let connection = Connection(
+      input: MemoryByteSource(input), output: sink, maximumQueuedMessages: 4, log: { _ in })
+    let largest = LockedBox(0)
+    let handler = ScriptedHandler(onRequest: { request, context in
+      let queued = context.connection.queuedMessageCount
+      largest.modify { $0 = max($0, queued) }
+      if request.id == 1 {
+        // Give the reader every chance to read past the bound while the worker is held here.
+        #expect(waitUntil { context.connection.queuedMessageCount == 4 })
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(context.connection.queuedMessageCount == 4)
+      }
+      return "ok"
+    })
+    connection.run(handler: handler)
+    #expect(largest.current <= 4)
+    var answered = 0
+    for event in try readAll(MemoryByteSource(sink.bytes)) {
+      if case .message(let body) = event, try JSON.parse(body)["result"] == "ok" { answered += 1 }
+    }
+    #expect(answered == 100)
+  }
+
+  /// A body over the size cap is skipped unread and answered with an error that says why; the next message is read.
+  @Test func anOversizedMessageIsAnsweredWithAnError() throws {
+    let sink = MemoryByteSink()
+    let big = MessageWriter.frame(Array(repeating: UInt8(ascii: " "), count: 3 << 20))
+    let connection = Connection(
+      input: MemoryByteSource(big + request(1, "after")), output: sink, maximumMessageSize: 1 << 20, log: { _ in })
+    connection.run(handler: ScriptedHandler(onRequest: { _, _ in "read" }))
+    var output: [JSON] = []
+    for event in try readAll(MemoryByteSource(sink.bytes)) {
+      if case .message(let body) = event { output.append(try JSON.parse(body)) }
+    }
+    #expect(output.count == 2)
+    #expect(output.first?["id"] == .null)
+    #expect(output.first?["error"]?["code"] == -32600)
+    #expect(output.first?["error"]?["message"]?.stringValue?.contains("larger than the limit of 1 MiB") == true)
+    #expect(output.last?["result"] == "read")
+  }
+
+  /// Once stopped, every request reads as cancelled, so a long handler ends and the process can exit.
+  @Test func aStoppedConnectionCancelsTheRunningRequest() throws {
+    let handler = ScriptedHandler(onRequest: { _, context in
+      #expect(!context.isCancelled)
+      context.connection.stop()
+      #expect(context.isCancelled)
+      return .null
+    })
+    _ = try run(request(1, "long"), handler: handler)
+    #expect(handler.seen == ["long#1"])
+  }
+
   @Test func framingProblemsAreLoggedAndSkipped() throws {
     let handler = ScriptedHandler(onRequest: { _, _ in 1 })
     let input = bytes("garbage\r\n") + request(1, "x") + bytes("Content-Length: 100\r\n\r\n{}")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TaxProCore
@@ -67,6 +68,20 @@ import TestSupport
     #expect(Self.codes(Self.parse("let x = \(longDigits)\n").diagnostics).contains("inexact-literal"))
   }
 
+  /// A check can be abandoned between declarations (the server drops the check of a version already replaced).
+  @Test func aCheckIsAbandonedWhenCancelled() {
+    var text = ""
+    for index in 0..<2_000 { text += "formula f\(index)(x: Number): Number = x + \(index)\n" }
+    let tree = Self.parse(text)
+    let asked = LockedCounter()
+    let abandoned = onLargeStack { Checker.check([tree], isCancelled: { asked.increment() >= 3 }) }
+    #expect(abandoned == nil)
+    #expect(asked.value == 3)
+    let finished = onLargeStack { Checker.check([tree], isCancelled: { false }) }
+    #expect(finished?.formulas.count == 2_000)
+    #expect(finished?.diagnostics.isEmpty == true)
+  }
+
   /// More digits than are kept is an error, not a silent rounding (which made a difference of two long numbers 0).
   @Test func literalsBeyond34DigitsAreErrors() {
     let text = "let d = 1234567890123456789012345678901234567890 - 1234567890123456789012345678901234567000\n"
@@ -134,5 +149,24 @@ import TestSupport
     let rendered = DiagnosticRenderer(sources: [tree.source.id: tree.source]).render(tree.diagnostics)
     #expect(rendered.contains("…"))
     #expect(rendered.utf8.count < 2_000)
+  }
+}
+
+/// A counter shared with a closure that may run on another thread.
+final class LockedCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  func increment() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    count += 1
+    return count
+  }
+
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
   }
 }

@@ -12,15 +12,21 @@ public struct TestOutcome: Sendable {
 /// Runs `test` blocks.
 public enum TestRunner {
   /// Runs every test of the program whose span lies in one of `files` (all tests when nil).
+  ///
+  /// `isCancelled` (the language server's: a newer version of the workspace is waiting) is passed to the evaluators
+  /// and asked between tests; once it says yes the outcomes are incomplete and meant to be thrown away.
   public static func run(
-    _ program: Program, year: Int? = nil, files: Set<FileID>? = nil, limits: EvaluationLimits = EvaluationLimits()
+    _ program: Program, year: Int? = nil, files: Set<FileID>? = nil, limits: EvaluationLimits = EvaluationLimits(),
+    isCancelled: (@Sendable () -> Bool)? = nil
   ) -> [TestOutcome] {
     var evaluators: [Int: Evaluator] = [:]
     var outcomes: [TestOutcome] = []
     for test in program.tests {
       if let files, !files.contains(test.span.file) { continue }
+      if let isCancelled, isCancelled() { break }
       let testYear = test.year ?? year ?? program.latestYear ?? 2025
       let evaluator = evaluators[testYear] ?? Evaluator(program: program, year: testYear, limits: limits)
+      evaluator.isCancelled = isCancelled
       evaluators[testYear] = evaluator
       outcomes.append(run(test, with: evaluator))
     }

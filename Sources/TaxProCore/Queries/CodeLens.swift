@@ -74,15 +74,20 @@ public enum CodeLenses {
     return preferred
   }
 
-  /// Runs the tests named `name` in `file` for `year` (a test's own year wins).
-  public static func runTest(named name: String, in file: FileID, program: Program, year: Int?) -> TestReport? {
+  /// Runs the tests named `name` in `file` for `year` (a test's own year wins), within `limits` (the server gives
+  /// its background limits), stopping with a "cancelled" failure once `isCancelled` says so.
+  public static func runTest(
+    named name: String, in file: FileID, program: Program, year: Int?, limits: EvaluationLimits = EvaluationLimits(),
+    isCancelled: (() -> Bool)? = nil
+  ) -> TestReport? {
     let matching = program.tests.filter { $0.name == name && $0.span.file == file }
     guard !matching.isEmpty else { return nil }
     var passed = true
     var lines: [String] = []
     let renderer = DiagnosticRenderer(sources: program.sources)
     for test in matching {
-      let evaluator = Evaluator(program: program, year: test.year ?? year)
+      let evaluator = Evaluator(program: program, year: test.year ?? year, limits: limits)
+      evaluator.isCancelled = isCancelled
       let outcome = TestRunner.run(test, with: evaluator)
       if outcome.passed {
         lines.append("test \"\(name)\" (\(outcome.year)): passed, \(outcome.checks) \(outcome.checks == 1 ? "check" : "checks")")
@@ -103,8 +108,12 @@ public enum CodeLenses {
   }
 
   /// The step-by-step explanation of `expression` against `program`, as `taxpro explain` prints it, or why it cannot
-  /// be evaluated.
-  public static func explain(_ expression: String, program: Program, year: Int?) -> Result<String, ExplainFailure> {
+  /// be evaluated; within `limits` (the server gives its background limits), stopping with a "cancelled" failure once
+  /// `isCancelled` says so.
+  public static func explain(
+    _ expression: String, program: Program, year: Int?, limits: EvaluationLimits = EvaluationLimits(),
+    isCancelled: (() -> Bool)? = nil
+  ) -> Result<String, ExplainFailure> {
     let source = SourceFile(id: FileID(-3), name: "<explain>", text: expression)
     let tree = Parser.parse(source, mode: .interactive)
     var sources = program.sources
@@ -122,7 +131,8 @@ public enum CodeLenses {
     }
     let (typed, diagnostics) = Checker.check(syntax, source: source, against: program)
     if diagnostics.hasErrors { return failure(diagnostics) }
-    let evaluator = Evaluator(program: program, year: year)
+    let evaluator = Evaluator(program: program, year: year, limits: limits)
+    evaluator.isCancelled = isCancelled
     do throws(RuntimeError) {
       let (value, steps) = try evaluator.explain(typed)
       let renderer = ExplanationRenderer(program: program)

@@ -97,10 +97,23 @@ public enum Symbols {
   /// Symbols of every tree whose name matches `query` (letters in order, ignoring case; empty matches all), best
   /// matches first: exact, then prefix, then substring, then scattered letters; shorter names first among equals,
   /// then the order of `trees` (the server puts the user's files before the library's).
-  public static func search(_ query: String, in trees: [SyntaxTree], limit: Int = 500) -> [WorkspaceSymbolMatch] {
-    let needle = Array(query.lowercased().unicodeScalars)
+  ///
+  /// The work is one pass over the symbols with the query prepared once; a query longer than a name is rejected at a
+  /// glance. `isCancelled` is asked every few hundred symbols: when it says yes, the search ends with what it found.
+  public static func search(
+    _ query: String, in trees: [SyntaxTree], limit: Int = 500, isCancelled: (() -> Bool)? = nil
+  ) -> [WorkspaceSymbolMatch] {
+    let needle = Needle(query)
     var scored: [(Int, WorkspaceSymbolMatch)] = []
+    var visited = 0
+    var cancelled = false
     func visit(_ symbol: OutlineSymbol, container: String?) {
+      if cancelled { return }
+      visited += 1
+      if visited & 255 == 0, let isCancelled, isCancelled() {
+        cancelled = true
+        return
+      }
       if symbol.kind != .parameter, symbol.kind != .local, symbol.kind != .year,
         let score = score(needle, symbol.name)
       {
@@ -111,7 +124,7 @@ public enum Symbols {
       let inner = symbol.kind == .year ? (container.map { $0 + " " } ?? "") + symbol.name : symbol.name
       for child in symbol.children { visit(child, container: inner) }
     }
-    for tree in trees {
+    for tree in trees where !cancelled {
       for symbol in outline(tree) { visit(symbol, container: nil) }
     }
     return scored.enumerated().sorted { a, b in
@@ -119,15 +132,30 @@ public enum Symbols {
     }.prefix(limit).map(\.element.1)
   }
 
+  /// A query prepared once for many names: lowercased, as scalars and as a string.
+  struct Needle {
+    let scalars: [Unicode.Scalar]
+    let text: String
+
+    init(_ query: String) {
+      text = query.lowercased()
+      scalars = Array(text.unicodeScalars)
+    }
+  }
+
   /// Lower is better; nil when the name does not match.
-  static func score(_ needle: [Unicode.Scalar], _ name: String) -> Int? {
-    if needle.isEmpty { return 3 }
-    let haystack = Array(name.lowercased().unicodeScalars)
-    if haystack == needle { return 0 }
-    if haystack.starts(with: needle) { return 1 }
-    if name.lowercased().contains(String(String.UnicodeScalarView(needle))) { return 2 }
+  static func score(_ needle: Needle, _ name: String) -> Int? {
+    if needle.scalars.isEmpty { return 3 }
+    // Lowercasing never makes a name shorter by more than it makes it longer: a query with more scalars than the
+    // name has (lowercased) cannot be found in it.
+    let lowered = name.lowercased()
+    let haystack = Array(lowered.unicodeScalars)
+    if needle.scalars.count > haystack.count { return nil }
+    if haystack == needle.scalars { return 0 }
+    if haystack.starts(with: needle.scalars) { return 1 }
+    if lowered.contains(needle.text) { return 2 }
     var position = 0
-    for scalar in haystack where position < needle.count && scalar == needle[position] { position += 1 }
-    return position == needle.count ? 3 : nil
+    for scalar in haystack where position < needle.scalars.count && scalar == needle.scalars[position] { position += 1 }
+    return position == needle.scalars.count ? 3 : nil
   }
 }

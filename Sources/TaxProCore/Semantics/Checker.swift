@@ -152,6 +152,29 @@ public final class Checker {
     return checker.run()
   }
 
+  /// `check`, abandoned (nil) as soon as `isCancelled` says so: asked between declarations, it lets the language
+  /// server drop the check of a version of the workspace that an edit has already replaced.
+  public static func check(
+    _ trees: [SyntaxTree], recordOccurrences: Bool = true, isCancelled: @escaping () -> Bool
+  ) -> Program? {
+    let checker = Checker(trees: trees, recordOccurrences: recordOccurrences)
+    checker.isCancelled = isCancelled
+    let program = checker.run()
+    return checker.cancelled ? nil : program
+  }
+
+  /// Asked between declarations by a check that may be abandoned; `cancelled` once it said yes.
+  var isCancelled: (() -> Bool)?
+  var cancelled = false
+
+  /// Whether to stop: asked every 32 declarations (a lock and a look at the analyzer's queue each time).
+  func shouldStop(_ index: Int) -> Bool {
+    if cancelled { return true }
+    guard index & 31 == 0, let isCancelled else { return false }
+    cancelled = isCancelled()
+    return cancelled
+  }
+
   /// A checker that sees everything `program` declares, to check more expressions against it.
   init(program: Program, predefined: [String: Value], recordOccurrences: Bool) {
     self.trees = []
@@ -280,15 +303,18 @@ public final class Checker {
     let parseDiagnosticCount = diagnostics.count
     collect()
     checkInterfaces()
-    for index in formulaDeclarations.indices { resolveSignature(index) }
-    for index in formulaDeclarations.indices { ensureFormula(index) }
-    for index in constantDeclarations.indices { ensureConstant(index) }
+    for index in formulaDeclarations.indices where !shouldStop(index) { resolveSignature(index) }
+    for index in formulaDeclarations.indices where !shouldStop(index) { ensureFormula(index) }
+    for index in constantDeclarations.indices where !shouldStop(index) { ensureConstant(index) }
+    // An abandoned check's program is thrown away: stop here.
+    if cancelled { return makeProgram() }
     checkJurisdictions()
-    for tree in trees {
+    for (index, tree) in trees.enumerated() where !shouldStop(index) {
       for declaration in tree.declarations {
         if case .test(let test) = declaration { checkTest(test) }
       }
     }
+    if cancelled { return makeProgram() }
     findCycles()
     // Report in source order, as compilers do (checking order follows dependencies, not the text). The checker's own
     // diagnostics are kept sorted apart too, so that a re-check (`Checker.recheck`) can replace some of them.
