@@ -76,9 +76,12 @@ extension LanguageServer {
   }
 
   /// Markdown, or the same text without code fences for a client that shows plain text.
+  /// Hover, completion and signature documentation: source text and documentation comments, their control
+  /// characters shown as escapes (`\u{1B}`) rather than passed to the editor.
   func markup(_ markdown: String, _ supported: Bool) -> LSP.MarkupContent {
-    if supported { return .markdown(markdown) }
-    return .plaintext(LanguageServer.withoutCodeFences(markdown))
+    let visible = markdown.escapingControlCharacters(lineBreaks: true)
+    if supported { return .markdown(visible) }
+    return .plaintext(LanguageServer.withoutCodeFences(visible))
   }
 
   /// `markdown` without its code fences (the lines "```taxpro" and "```"), byte by byte: Foundation's

@@ -22,9 +22,11 @@ extension LanguageServer {
       let info = Hover.info(
         at: source.offset(of: request.position), in: id, program: analysis.program, index: analysis.index, year: year)
     else { return nil }
+    // Documentation comments and source text with their control characters as escapes, as in `markup`.
     let contents: LSP.MarkupContent =
       LanguageServer.markdown(in: client.textDocument?.hover?.contentFormat)
-      ? .markdown(HoverText.markdown(info)) : .plaintext(HoverText.plainText(info))
+      ? .markdown(HoverText.markdown(info).escapingControlCharacters(lineBreaks: true))
+      : .plaintext(HoverText.plainText(info).escapingControlCharacters(lineBreaks: true))
     return LSP.Hover(contents: contents, range: source.range(of: info.span))
   }
 

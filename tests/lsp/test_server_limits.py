@@ -206,3 +206,20 @@ def test_a_client_that_goes_away_ends_the_server_at_once(tmp_path):
     finally:
         process.kill()
         process.wait()
+
+
+def test_hover_shows_control_characters_as_escapes(tmp_path):
+    server = start(tmp_path)
+    try:
+        uri = (tmp_path / "crafted.tax").as_uri()
+        text = "## Doubles \x1b]0;pwned\x07 it.\nformula f(a: Money): Money = a * 2\nlet t = \"\x1b[2J\"\n"
+        open_document(server, uri, text)
+        for line, character in ((1, 9), (2, 5)):
+            reply = server.call("textDocument/hover", {"textDocument": {"uri": uri},
+                                                       "position": {"line": line, "character": character}})
+            value = reply["result"]["contents"]["value"]
+            assert not any((ord(c) < 0x20 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F for c in value), value
+        assert "\\u{1B}]0;pwned\\u{7}" in server.call("textDocument/hover", {
+            "textDocument": {"uri": uri}, "position": {"line": 1, "character": 9}})["result"]["contents"]["value"]
+    finally:
+        server.close()

@@ -6,8 +6,15 @@ extension String {
   /// unless `tabs` is false; line breaks become `\n` and `\r` unless `lineBreaks` is true. Everything else, including
   /// any other non-ASCII text, stays as it is.
   public func escapingControlCharacters(tabs: Bool = true, lineBreaks: Bool = false) -> String {
-    // Most text has nothing to escape: return it without copying.
-    guard unicodeScalars.contains(where: { Self.needsEscape($0, tabs: tabs, lineBreaks: lineBreaks) }) else { return self }
+    // Most text has nothing to escape: a look at its bytes, and it is returned without copying. Only bytes below
+    // 0x20, DEL, and the lead bytes of U+0080–U+00BF (0xC2) and U+2000–U+2FFF (0xE2) can start what is escaped.
+    let suspect = utf8.contains { byte in
+      (byte < 0x20 && !(byte == 9 && tabs) && !((byte == 10 || byte == 13) && lineBreaks)) || byte == 0x7F
+        || byte == 0xC2 || byte == 0xE2
+    }
+    guard suspect, unicodeScalars.contains(where: { Self.needsEscape($0, tabs: tabs, lineBreaks: lineBreaks) }) else {
+      return self
+    }
     var result = ""
     result.reserveCapacity(utf8.count + 8)
     for scalar in unicodeScalars {
@@ -33,5 +40,13 @@ extension String {
     case 0x202A...0x202E, 0x2066...0x2069: return true
     default: return false
     }
+  }
+}
+
+extension Unicode.Scalar {
+  /// How the scalar is shown when control characters are escaped: its escape, or nil when it is shown as it is.
+  public func visibleEscape(tabs: Bool = true, lineBreaks: Bool = false) -> String? {
+    guard String.needsEscape(self, tabs: tabs, lineBreaks: lineBreaks) else { return nil }
+    return String(self).escapingControlCharacters(tabs: tabs, lineBreaks: lineBreaks)
   }
 }

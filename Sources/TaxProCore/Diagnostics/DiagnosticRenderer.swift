@@ -34,17 +34,20 @@ public struct DiagnosticRenderer: Sendable {
       case .warning: .warning
       case .information: .information
       }
-    var output = style(location(diagnostic.span) + ":", .location) + " "
+    // Messages quote source text (names, strings, test names) and file names: their control characters are shown
+    // as escapes, never sent to the terminal.
+    var output = style(location(diagnostic.span).escapingControlCharacters() + ":", .location) + " "
     output += style("\(diagnostic.severity.rawValue)[\(diagnostic.code.rawValue)]:", severityRole) + " "
-    output += style(diagnostic.message, .emphasis) + "\n"
+    output += style(diagnostic.message.escapingControlCharacters(lineBreaks: true), .emphasis) + "\n"
     let gutterWidth = gutter(for: [diagnostic.span] + diagnostic.notes.compactMap(\.span))
     output += snippet(diagnostic.span, gutterWidth: gutterWidth, role: severityRole)
     let pad = String(repeating: " ", count: gutterWidth + 1)
     for note in diagnostic.notes {
       let role: TextRole = note.kind == .note ? .note : .help
-      output += pad + style("= " + note.kind.rawValue + ":", role) + " " + note.message + "\n"
+      output += pad + style("= " + note.kind.rawValue + ":", role) + " "
+        + note.message.escapingControlCharacters(lineBreaks: true) + "\n"
       if let span = note.span, span != diagnostic.span {
-        output += pad + "  " + style("--> " + location(span), .location) + "\n"
+        output += pad + "  " + style("--> " + location(span).escapingControlCharacters(), .location) + "\n"
         output += snippet(span, gutterWidth: gutterWidth, role: role)
       }
     }
@@ -90,12 +93,16 @@ public struct DiagnosticRenderer: Sendable {
       lineBytes = Array(line)
       lineText = String(decoding: lineBytes, as: UTF8.self)
     }
-    // Columns on screen: one per scalar, tabs kept so the caret lines up under them.
+    // Columns on screen: one per scalar, tabs kept so the caret lines up under them, and a control character as wide
+    // as the escape it is shown as (`\u{1B}`): a crafted line cannot drive the terminal.
+    func width(_ scalar: Unicode.Scalar) -> Int { scalar.visibleEscape()?.count ?? 1 }
     var padding = ""
     for scalar in String(decoding: lineBytes[..<startInLine], as: UTF8.self).unicodeScalars {
-      padding.append(scalar == "\t" ? "\t" : " ")
+      padding += scalar == "\t" ? "\t" : String(repeating: " ", count: width(scalar))
     }
-    let markedWidth = max(1, String(decoding: lineBytes[startInLine..<endInLine], as: UTF8.self).unicodeScalars.count)
+    let markedWidth = max(
+      1, String(decoding: lineBytes[startInLine..<endInLine], as: UTF8.self).unicodeScalars.reduce(0) { $0 + width($1) })
+    lineText = lineText.escapingControlCharacters()
     let number = String(lineIndex + source.firstLine)
     let blankGutter = String(repeating: " ", count: gutterWidth + 1) + style("|", .gutter)
     var output = String(repeating: " ", count: gutterWidth - number.count) + style(number, .gutter) + " "

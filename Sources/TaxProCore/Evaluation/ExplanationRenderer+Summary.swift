@@ -10,7 +10,7 @@ extension ExplanationRenderer {
     if case .formula(let name) = root.kind, let formula = program.formula(named: name),
       let words = readable.describeIfSimple(formula.result)
     {
-      output.line("result: " + words + " = " + style(ValueFormatter.format(root.value), .emphasis), depth: 1)
+      output.line("result: " + words + " = " + style(formatted(root.value), .emphasis), depth: 1)
     }
     renderPoints(root.points, depth: 1, readable: readable, into: &output)
   }
@@ -42,14 +42,14 @@ extension ExplanationRenderer {
     switch value {
     case .province(let code): return program.jurisdictions[code]?.fullName ?? code
     case .bool(let flag): return flag ? "yes" : "no"
-    default: return ValueFormatter.format(value)
+    default: return formatted(value)
     }
   }
 
   /// `label = value: what it is`, then its events, then the values inside it.
   func renderNode(_ node: ExplanationSummary.Node, depth: Int, readable: ReadableText, into output: inout Output) {
     var line: String
-    let value = style(ValueFormatter.format(node.value), .emphasis)
+    let value = style(formatted(node.value), .emphasis)
     switch node.kind {
     case .binding(let name):
       line = ReadableText.humanise(name) + " = " + value
@@ -184,8 +184,8 @@ extension ExplanationRenderer {
   }
 
   func limitText(_ limit: ExplanationSummary.Limit, readable: ReadableText) -> String {
-    let value = ValueFormatter.format(limit.value)
-    let unlimited = ValueFormatter.format(limit.unlimited)
+    let value = formatted(limit.value)
+    let unlimited = formatted(limit.unlimited)
     let name = limit.parameter.map { readable.phrase(forParameter: $0.name, in: $0.code, withValue: false) }
     switch limit.kind {
     case .cap:
@@ -198,14 +198,14 @@ extension ExplanationRenderer {
 
   func thresholdText(_ threshold: ExplanationSummary.Threshold, readable: ReadableText) -> String {
     let name = readable.phrase(forParameter: threshold.parameter.name, in: threshold.parameter.code)
-    let amount = ValueFormatter.format(threshold.amount)
+    let amount = formatted(threshold.amount)
     let subject = threshold.amountName.map { ReadableText.humanise($0) + " " + amount } ?? amount
     guard let comparison = threshold.comparison else {
       guard let a = threshold.amount.decimal, let b = threshold.threshold.decimal,
         let difference = try? a.subtracting(b)
       else { return subject + " measured against " + name }
       let distance = Value.numeric(threshold.amount.type, difference.absoluteValue)
-      return subject + " is " + ValueFormatter.format(distance) + (threshold.holds ? " above " : " below ") + name
+      return subject + " is " + formatted(distance) + (threshold.holds ? " above " : " below ") + name
     }
     let verb: String
     switch (comparison, threshold.holds) {

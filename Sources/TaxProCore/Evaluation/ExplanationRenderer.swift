@@ -53,9 +53,12 @@ public struct ExplanationRenderer {
   var readable: ReadableText { ReadableText(program: program, year: year ?? program.years.max() ?? 0) }
 
   /// The explanation of `expression` (its source text) that evaluated to `value` through `steps`.
+  ///
+  /// Source text, Text values and documentation show their control characters as escapes (`\u{1B}`), so a crafted
+  /// file cannot drive the terminal that prints its explanation.
   public func render(expression: String, value: Value, steps: [ExplanationStep]) -> String {
     var output = Output()
-    output.line(style(expression, .emphasis) + " = " + style(ValueFormatter.format(value), .emphasis))
+    output.line(style(expression.escapingControlCharacters(), .emphasis) + " = " + style(formatted(value), .emphasis))
     let readable = self.readable
     var summarised = false
     var trace = Output()
@@ -170,7 +173,7 @@ public struct ExplanationRenderer {
   }
 
   func render(_ step: ExplanationStep, depth: Int, context: inout Context, into output: inout Output) {
-    let value = ValueFormatter.format(step.value)
+    let value = formatted(step.value)
     switch step.kind {
     case .formula:
       renderFormula(step, prefix: "", defaults: [], depth: depth, into: &output)
@@ -203,7 +206,7 @@ public struct ExplanationRenderer {
     case .comparison(let op, let left, let right):
       render(step.children, depth: depth, context: &context, into: &output)
       output.line(
-        "\(ValueFormatter.format(left)) \(op.rawValue) \(ValueFormatter.format(right)) is \(value)", depth: depth)
+        "\(formatted(left)) \(op.rawValue) \(formatted(right)) is \(value)", depth: depth)
     case .condition(let taken):
       renderCondition(step, taken: taken, depth: depth, context: &context, into: &output)
     case .check:
@@ -217,9 +220,9 @@ public struct ExplanationRenderer {
     _ step: ExplanationStep, prefix: String, defaults: [ExplanationStep], depth: Int, into output: inout Output
   ) {
     guard case .formula(let name, let arguments) = step.kind else { return }
-    let list = arguments.map { "\($0.name) = \(ValueFormatter.format($0.value))" }.joined(separator: ", ")
+    let list = arguments.map { "\($0.name) = \(formatted($0.value))" }.joined(separator: ", ")
     output.line(
-      prefix + style(name, .emphasis) + "(\(list)) = " + style(ValueFormatter.format(step.value), .emphasis),
+      prefix + style(name, .emphasis) + "(\(list)) = " + style(formatted(step.value), .emphasis),
       depth: depth)
     let formula = program.formula(named: name)
     if let summary = formula?.documentation.summary, !summary.isEmpty {
@@ -231,7 +234,7 @@ public struct ExplanationRenderer {
         guard let defaultValue = parameter.defaultValue else { continue }
         let own = defaults.filter { Self.span($0.span, isInside: defaultValue.span) }
         guard !own.isEmpty else { continue }
-        let value = arguments.first { $0.name == parameter.name }.map { ValueFormatter.format($0.value) } ?? "?"
+        let value = arguments.first { $0.name == parameter.name }.map { formatted($0.value) } ?? "?"
         let source = excerpt(defaultValue.span).map { $0 + " = " } ?? ""
         output.line("default " + style(parameter.name, .emphasis) + " = " + source + value, depth: depth + 1)
         render(own, depth: depth + 2, context: &context, into: &output)
@@ -255,7 +258,7 @@ public struct ExplanationRenderer {
   func renderBinding(
     _ step: ExplanationStep, name: String, depth: Int, context: inout Context, into output: inout Output
   ) {
-    let value = ValueFormatter.format(step.value)
+    let value = formatted(step.value)
     let items = groupDefaults(step.children)
     if items.count == 1, let only = items.first, case .formula = only.step.kind {
       renderFormula(
@@ -280,12 +283,12 @@ public struct ExplanationRenderer {
     var verdict = "the condition is \(taken)"
     if let last = shown.last, case .comparison(let op, let left, let right) = last.kind, last.children.isEmpty {
       shown.removeLast()
-      verdict = "\(ValueFormatter.format(left)) \(op.rawValue) \(ValueFormatter.format(right)) is \(taken)"
+      verdict = "\(formatted(left)) \(op.rawValue) \(formatted(right)) is \(taken)"
     }
     render(shown, depth: depth, context: &context, into: &output)
     var line = "if " + (conditionText.map { $0 + ": " } ?? "") + verdict + ", so the "
       + (taken ? "'then'" : "'else'") + " branch applies"
-    if branchSteps.isEmpty { line += ": " + ValueFormatter.format(step.value) }
+    if branchSteps.isEmpty { line += ": " + formatted(step.value) }
     output.line(line, depth: depth)
     if branchSteps.count == 1, let only = branchSteps.first, case .condition = only.kind {
       render(only, depth: depth, context: &context, into: &output)
@@ -309,8 +312,8 @@ public struct ExplanationRenderer {
   }
 
   func describe(_ operation: ArithmeticOperation, _ left: Value, _ right: Value) -> String {
-    let a = ValueFormatter.format(left)
-    let b = ValueFormatter.format(right)
+    let a = formatted(left)
+    let b = formatted(right)
     switch operation {
     case .addPercentage: return "\(a) + \(b) of \(a)"
     case .subtractPercentage: return "\(a) - \(b) of \(a)"
@@ -324,11 +327,16 @@ public struct ExplanationRenderer {
     if case .brackets(let table) = value {
       return "\(owner).\(name): the \(fullName(jurisdiction)) bracket table for \(year) (\(table.rows.count) brackets)"
     }
-    return "\(owner).\(name) = \(ValueFormatter.format(value))  (\(fullName(jurisdiction)), \(year))"
+    return "\(owner).\(name) = \(formatted(value))  (\(fullName(jurisdiction)), \(year))"
   }
 
   func fullName(_ code: String) -> String {
-    program.jurisdictions[code]?.fullName ?? code
+    (program.jurisdictions[code]?.fullName ?? code).escapingControlCharacters()
+  }
+
+  /// A value as printed, its control characters (a Text value's) shown as escapes.
+  func formatted(_ value: Value) -> String {
+    ValueFormatter.format(value).escapingControlCharacters()
   }
 
   // MARK: Brackets
@@ -411,10 +419,11 @@ public struct ExplanationRenderer {
     value: Value, steps: [ExplanationStep], summarised: Bool, readable: ReadableText, into output: inout Output
   ) {
     output.blank()
-    output.line(style("Result:", .emphasis) + " " + style(ValueFormatter.format(value), .emphasis))
+    output.line(style("Result:", .emphasis) + " " + style(formatted(value), .emphasis))
     // What the number leaves out, next to it.
     for note in notes(for: steps) {
-      output.line(style("Note:", .note) + " " + readable.prose(briefNotes ? firstSentence(note) : note), depth: 1)
+      let text = readable.prose(briefNotes ? firstSentence(note) : note).escapingControlCharacters()
+      output.line(style("Note:", .note) + " " + text, depth: 1)
     }
     if summarised { return }
     if steps.count == 1, case .brackets(let computation, _) = steps[0].kind {
@@ -463,10 +472,10 @@ public struct ExplanationRenderer {
     guard let documentation = outermostDocumentation(steps) else { return }
     var lines: [String] = []
     if let definition = documentation.definition, !definition.isEmpty {
-      lines.append(style("Definition:", .note) + " " + readable.prose(definition))
+      lines.append(style("Definition:", .note) + " " + readable.prose(definition).escapingControlCharacters())
     }
     if let tip = documentation.tip, !tip.isEmpty {
-      lines.append(style("Tip:", .help) + " " + readable.prose(tip))
+      lines.append(style("Tip:", .help) + " " + readable.prose(tip).escapingControlCharacters())
     }
     guard !lines.isEmpty else { return }
     output.blank()
@@ -658,6 +667,10 @@ public struct ExplanationRenderer {
 
   /// Joins lines and collapses runs of spaces.
   func flatten(_ text: String) -> String {
+    flattenedSpaces(text).escapingControlCharacters()
+  }
+
+  func flattenedSpaces(_ text: String) -> String {
     var result = ""
     var lastWasSpace = false
     for character in text {
