@@ -170,3 +170,47 @@ final class LockedCounter: @unchecked Sendable {
     return count
   }
 }
+
+/// Operators in a row are not nesting (issue 15: 257 flat `+` terms said "nested too deeply").
+@Suite struct FlatChainTests {
+  static func evaluate(_ text: String, limits: EvaluationLimits = EvaluationLimits()) -> SessionOutcome {
+    BoundsTests.evaluate("", text, limits: limits)
+  }
+
+  @Test func longFlatChainsEvaluateAndTheirBoundIsNotANestingBound() {
+    let sum = Array(repeating: "1", count: 10_001).joined(separator: " + ")
+    guard case .value(let value) = Self.evaluate(sum) else {
+      Issue.record("a 10,001-term sum did not evaluate")
+      return
+    }
+    #expect(value == .number(ExactDecimal(10_001)))
+    let mixed = (0..<3_000).map { "$\($0) * 2" }.joined(separator: " - ") + " + 10%"
+    if case .value(let money) = Self.evaluate(mixed) {
+      #expect(money.type == .money)
+    } else {
+      Issue.record("a 3,000-term mixed chain did not evaluate")
+    }
+    let logic = Array(repeating: "true", count: 4_000).joined(separator: " and ") + " or false"
+    if case .value(let flag) = Self.evaluate(logic) {
+      #expect(flag == .bool(true))
+    } else {
+      Issue.record("a 4,000-term logical chain did not evaluate")
+    }
+    let tooLong = BoundsTests.parse("let s = " + Array(repeating: "1", count: 10_002).joined(separator: " + ") + "\n")
+    #expect(tooLong.diagnostics.map(\.code) == [.tooManyOperators])
+    #expect(!tooLong.diagnostics.contains { $0.message.contains("nested") })
+    // Nesting still counts: 257 parentheses are too deep.
+    let nested = BoundsTests.parse("let n = " + String(repeating: "(", count: 257) + "1" + String(repeating: ")", count: 257) + "\n")
+    #expect(nested.diagnostics.map(\.code).contains("too-deep"))
+  }
+
+  /// A chain takes one step per operator, as before, and stops at the step limit with the same span.
+  @Test func chainsCountTheirStepsAndStopAtTheLimit() {
+    let sum = Array(repeating: "1", count: 2_000).joined(separator: " + ")
+    guard case .failed(let diagnostics) = Self.evaluate(sum, limits: EvaluationLimits(steps: 1_000, depth: 1_500)) else {
+      Issue.record("the step limit did not stop a 2,000-term sum")
+      return
+    }
+    #expect(diagnostics.map(\.code) == [.stepLimit])
+  }
+}

@@ -26,24 +26,35 @@ def test_a_50_megabyte_file_with_an_error_at_its_end(run, tmp_path):
     assert f"{path}:{50 * MEGABYTE // len(comment) + 2}:11: error[malformed-money]: commas in an amount" in result.stderr
 
 
-@pytest.mark.parametrize("expression", [
-    "(" * 100_000 + "1" + ")" * 100_000,
-    "-" * 100_000 + "1",
-    "abs(" * 100_000 + "1" + ")" * 100_000,
-    "ON" + ".name" * 100_000,
-    "1" + " + 1" * 100_000,
+@pytest.mark.parametrize("expression, message", [
+    ("(" * 100_000 + "1" + ")" * 100_000, "nested too deeply"),
+    ("-" * 100_000 + "1", "nested too deeply"),
+    ("abs(" * 100_000 + "1" + ")" * 100_000, "nested too deeply"),
+    ("ON" + ".name" * 100_000, "nested too deeply"),
+    # Operators in a row are not nesting: they have a bound of their own, with its own message.
+    ("1" + " + 1" * 100_000, "more than 10000 operators"),
 ])
-def test_100000_levels_of_nesting(run, tmp_path, expression):
+def test_100000_levels_of_nesting(run, tmp_path, expression, message):
     # In a file (checked, or loaded by eval) and as a line of input (too long for a command-line argument).
     path = tmp_path / "deep.tax"
     path.write_text(f"let deep = {expression}\n")
     for arguments in (["check", str(path)], ["eval", "1", str(path)]):
         result = run(*arguments)
         assert result.returncode == 1
-        assert "nested too deeply" in result.stderr
+        assert message in result.stderr
     result = run(stdin=expression + "\n")
     assert result.returncode == 1
-    assert "nested too deeply" in result.stderr
+    assert message in result.stderr
+
+
+def test_flat_sums_are_not_nesting(run, tmp_path):
+    """Issue 15: 257 flat `+` terms said "nested too deeply"; 10,001 terms now add up."""
+    for terms in (257, 10_001):
+        path = tmp_path / "flat.tax"
+        path.write_text("let total = " + " + ".join(["$1"] * terms) + "\n")
+        result = run("eval", "total", str(path))
+        assert result.returncode == 0, result.stderr[:300]
+        assert result.stdout == f"${terms:,}.00\n"
 
 
 def test_huge_numbers(run):

@@ -20,6 +20,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case topLevelExpression = "top-level-expression"
   /// Nesting beyond `Parser.maximumDepth`.
   case tooDeep = "too-deep"
+  /// More binary operators in one expression than `Parser.maximumOperators`: operators in a row are not nesting, but
+  /// their number is bounded too.
+  case tooManyOperators = "too-many-operators"
   /// The lexer or the parser stopped after 500 errors.
   case tooManyErrors = "too-many-errors"
   /// A source of 2 GiB or more.

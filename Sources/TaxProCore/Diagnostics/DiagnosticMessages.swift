@@ -68,10 +68,13 @@ extension DiagnosticMessage {
     Self(.topLevelExpression, "an expression at the top level of a file has no effect")
   }
 
-  // MARK: too-deep, too-many-errors, too-large
+  // MARK: too-deep, too-many-operators, too-many-errors, too-large
 
   static var tooDeep: Self {
     Self(.tooDeep, "this expression is nested too deeply (more than \(Parser.maximumDepth) levels)")
+  }
+  static var tooManyOperators: Self {
+    Self(.tooManyOperators, "this expression has more than \(Parser.maximumOperators) operators")
   }
   static var tooManyErrorsReading: Self { Self(.tooManyErrors, "too many errors; stopped reading here") }
   static var tooManyErrorsReporting: Self { Self(.tooManyErrors, "too many errors; stopped reporting") }

@@ -60,6 +60,13 @@ struct Machine {
     if depth > maxDepth { throw depthLimit(span) }
   }
 
+  /// One step without a level of depth, as a link inside a chain of operators takes it (`Evaluator.step`).
+  @inline(__always) mutating func step(_ span: Span) throws(RuntimeError) {
+    steps &+= 1
+    if steps > maxSteps { throw stepLimit(span) }
+    if steps & 4095 == 0, let isCancelled = evaluator.isCancelled, isCancelled() { throw cancelled(span) }
+  }
+
   /// Back up a level, as a node ends.
   @inline(__always) mutating func leave() {
     depth &-= 1
@@ -134,6 +141,37 @@ final class ExpressionCompiler {
       return NegateNode(compile(operand), span)
     case .not(let operand):
       return NotNode(compile(operand), span)
+    case .arithmetic(_, let left, _) where left.isArithmetic:
+      // The chain's links top down, then compiled bottom up, without recursion down the left side.
+      var spine = [expression]
+      var node = expression
+      while case .arithmetic(_, let next, _) = node.kind, next.isArithmetic {
+        spine.append(next)
+        node = next
+      }
+      guard case .arithmetic(_, let leftmost, _) = node.kind else { return InvalidNode(span) }
+      let links = spine.reversed().compactMap { link -> ArithmeticChainNode.Link? in
+        guard case .arithmetic(let operation, _, let right) = link.kind else { return nil }
+        return ArithmeticChainNode.Link(operation: operation, right: compile(right), type: link.type, span: link.span)
+      }
+      return ArithmeticChainNode(compile(leftmost), links, span)
+    case .and(let left, _) where left.isLogical, .or(let left, _) where left.isLogical:
+      // (Each pattern has its own condition.)
+      var spine = [expression]
+      var node = expression
+      while let next = node.logicalLeft, next.isLogical {
+        spine.append(next)
+        node = next
+      }
+      guard let leftmost = node.logicalLeft else { return InvalidNode(span) }
+      let links = spine.reversed().compactMap { link -> LogicalChainNode.Link? in
+        switch link.kind {
+        case .and(_, let right): return LogicalChainNode.Link(isAnd: true, right: compile(right), span: link.span)
+        case .or(_, let right): return LogicalChainNode.Link(isAnd: false, right: compile(right), span: link.span)
+        default: return nil
+        }
+      }
+      return LogicalChainNode(compile(leftmost), links, span)
     case .arithmetic(let operation, let left, let right):
       return ArithmeticNode(operation, compile(left), compile(right), expression.type, span)
     case .comparison(let operation, let left, let right):

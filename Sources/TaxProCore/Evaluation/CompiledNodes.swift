@@ -357,6 +357,92 @@ final class ArithmeticNode: Node {
   }
 }
 
+/// `Evaluator.arithmeticChain`: a left-associated chain of arithmetic, one level deep, each link a step, run without
+/// recursion down its left side.
+final class ArithmeticChainNode: Node {
+  struct Link {
+    let operation: ArithmeticOperation
+    let right: Node
+    let type: TaxType
+    let span: Span
+  }
+
+  let leftmost: Node
+  /// Bottom-up: the first link's left operand is `leftmost`; the last is the chain's top (this node's span).
+  let links: [Link]
+
+  init(_ leftmost: Node, _ links: [Link], _ span: Span) {
+    self.leftmost = leftmost
+    self.links = links
+    super.init(span)
+  }
+
+  override func run(_ machine: inout Machine) throws(RuntimeError) -> Value {
+    try machine.enter(span)
+    // The links below the top, top down, as the recursion entered them.
+    var index = links.count - 2
+    while index >= 0 {
+      try machine.step(links[index].span)
+      index -= 1
+    }
+    var value = try leftmost.run(&machine)
+    for link in links {
+      let rightValue = try link.right.run(&machine)
+      guard let a = value.decimal, let b = rightValue.decimal else {
+        throw machine.internalError("arithmetic on a value that is not a number", link.span)
+      }
+      do throws(ArithmeticError) {
+        value = try Evaluator.arithmetic(link.operation, a, b, type: link.type)
+      } catch {
+        throw machine.arithmeticFailure(error, link.span)
+      }
+    }
+    machine.leave()
+    return value
+  }
+}
+
+/// `Evaluator.logicalChain`: a left-associated chain of `and` and `or`, each with its short circuit.
+final class LogicalChainNode: Node {
+  struct Link {
+    let isAnd: Bool
+    let right: Node
+    let span: Span
+  }
+
+  let leftmost: Node
+  let links: [Link]
+
+  init(_ leftmost: Node, _ links: [Link], _ span: Span) {
+    self.leftmost = leftmost
+    self.links = links
+    super.init(span)
+  }
+
+  override func run(_ machine: inout Machine) throws(RuntimeError) -> Value {
+    try machine.enter(span)
+    var index = links.count - 2
+    while index >= 0 {
+      try machine.step(links[index].span)
+      index -= 1
+    }
+    var value = try leftmost.run(&machine)
+    for link in links {
+      guard case .bool(let first) = value else {
+        value = .bool(false)
+        continue
+      }
+      if link.isAnd {
+        value = first ? try link.right.run(&machine) : .bool(false)
+      } else {
+        value = first ? .bool(true) : try link.right.run(&machine)
+      }
+    }
+    machine.leave()
+    return value
+  }
+}
+
 final class ComparisonNode: Node {
   let operation: BinaryOperator
   let left: Node

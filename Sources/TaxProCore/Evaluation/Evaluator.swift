@@ -165,6 +165,12 @@ public final class Evaluator {
         throw fail(.internalError("expected true or false"), at: operand.span)
       }
       return .bool(!flag)
+    case .arithmetic(_, let left, _) where left.isArithmetic:
+      return try arithmeticChain(expression, in: &frame)
+    case .and(let left, _) where left.isLogical:
+      return try logicalChain(expression, in: &frame)
+    case .or(let left, _) where left.isLogical:
+      return try logicalChain(expression, in: &frame)
     case .arithmetic(let operation, let left, let right):
       let leftValue = try evaluate(left, in: &frame)
       let rightValue = try evaluate(right, in: &frame)
@@ -285,6 +291,81 @@ public final class Evaluator {
     case .divide: result = type == .money ? try a.divided(by: b, places: 2) : try a.divided(by: b)
     }
     return Value.numeric(type, result)
+  }
+
+  // MARK: Chains of operators
+
+  /// A left-associated chain of arithmetic (`a + b - c * d …`, a left spine of arithmetic nodes in the tree), walked
+  /// down its left side without recursion: the chain is one level deep however long it is (the parser allows 10,000
+  /// operators in a row, which are not nesting), and each of its nodes takes its step, in the order the recursion
+  /// took them (top down), with the limits checked there. Values and recorded steps are the recursion's.
+  func arithmeticChain(_ top: TypedExpression, in frame: inout [Value]) throws(RuntimeError) -> Value {
+    var spine = [top]
+    var node = top
+    while case .arithmetic(_, let left, _) = node.kind, left.isArithmetic {
+      try step(left.span)
+      spine.append(left)
+      node = left
+    }
+    guard case .arithmetic(_, let leftmost, _) = node.kind else {
+      throw fail("internal", "expected arithmetic", at: node.span)
+    }
+    var value = try evaluate(leftmost, in: &frame)
+    for link in spine.reversed() {
+      guard case .arithmetic(let operation, _, let right) = link.kind else { continue }
+      let rightValue = try evaluate(right, in: &frame)
+      let result = try arithmetic(operation, value, rightValue, type: link.type, span: link.span)
+      if let recorder {
+        recorder.begin()
+        recorder.end(.arithmetic(operation, value, rightValue), span: link.span, value: result)
+      }
+      value = result
+    }
+    return value
+  }
+
+  /// A left-associated chain of `and` and `or`, walked like `arithmeticChain`, each keeping its short circuit.
+  func logicalChain(_ top: TypedExpression, in frame: inout [Value]) throws(RuntimeError) -> Value {
+    var spine = [top]
+    var node = top
+    while let left = node.logicalLeft, left.isLogical {
+      try step(left.span)
+      spine.append(left)
+      node = left
+    }
+    guard let leftmost = node.logicalLeft else { throw fail("internal", "expected and or or", at: node.span) }
+    var value = try evaluate(leftmost, in: &frame)
+    for link in spine.reversed() {
+      switch link.kind {
+      case .and(_, let right):
+        guard case .bool(true) = value else {
+          value = .bool(false)
+          continue
+        }
+        value = try evaluate(right, in: &frame)
+      case .or(_, let right):
+        guard case .bool(let first) = value else {
+          value = .bool(false)
+          continue
+        }
+        value = first ? .bool(true) : try evaluate(right, in: &frame)
+      default:
+        continue
+      }
+    }
+    return value
+  }
+
+  /// One step of a node walked without its own level of depth (inside a chain): the step limit and cancellation
+  /// checked as `evaluate` checks them.
+  @inline(__always) func step(_ span: Span) throws(RuntimeError) {
+    steps += 1
+    if steps > limits.steps {
+      throw fail("step-limit", "the evaluation took more than \(limits.steps) steps and was stopped", at: span)
+    }
+    if steps & 4095 == 0, let isCancelled, isCancelled() {
+      throw fail("cancelled", "the evaluation was cancelled", at: span)
+    }
   }
 
   // MARK: Globals
@@ -418,5 +499,24 @@ public final class Evaluator {
     throw fail(
       .argumentOutOfRange(parameter.name, of: formula, range: range, value: ValueFormatter.format(value)),
       at: span, notes: [DiagnosticNote(.note, "the range is declared here", span: parameter.span)])
+  }
+}
+
+extension TypedExpression {
+  /// Whether this is an arithmetic node (a link of an arithmetic chain).
+  var isArithmetic: Bool {
+    if case .arithmetic = kind { return true }
+    return false
+  }
+
+  /// Whether this is an `and` or an `or` (a link of a logical chain).
+  var isLogical: Bool { logicalLeft != nil }
+
+  /// The left operand of an `and` or an `or`.
+  var logicalLeft: TypedExpression? {
+    switch kind {
+    case .and(let left, _), .or(let left, _): return left
+    default: return nil
+    }
   }
 }

@@ -1,5 +1,6 @@
 extension Parser {
   mutating func parseExpression() -> Expression {
+    if depth == 0 { operators = 0 }
     guard enter() else { return Expression(.missing, span(current)) }
     defer { depth -= 1 }
     return parseBinary(minimumPrecedence: 1)
@@ -12,6 +13,15 @@ extension Parser {
     depth -= 1
     tooDeep()
     return false
+  }
+
+  /// More operators in one expression than `maximumOperators`: reported once, and the declaration is abandoned.
+  mutating func tooLong() {
+    if !abandoning {
+      error(.tooManyOperators, at: span(current), notes: [DiagnosticNote(.help, "name parts of it with 'let' lines")])
+      abandoning = true
+    }
+    while !at(.endOfFile) && !(current.startsLine && current.column == 0) { advance() }
   }
 
   mutating func tooDeep() {
@@ -32,14 +42,14 @@ extension Parser {
 
   mutating func parseBinary(minimumPrecedence: Int) -> Expression {
     var left = minimumPrecedence <= Parser.notPrecedence && at(.kwNot) ? parseNot() : parseUnary()
-    var chain = 0
     var lastComparison: Span? = nil
     while let op = binaryOperator(kind), op.precedence >= minimumPrecedence {
       if abandoning { break }
       let operatorToken = advance()
-      chain += 1
-      if depth + chain > Parser.maximumDepth {
-        tooDeep()
+      // Operators in a row are not nesting (`1 + 2 + … + 257` is flat): they are counted apart.
+      operators += 1
+      if operators > Parser.maximumOperators {
+        tooLong()
         break
       }
       if op.isComparison {

@@ -14,6 +14,11 @@ public enum ParseMode: Sendable {
 public struct Parser {
   /// Deeper nesting than this is a diagnostic, never a stack overflow.
   public static let maximumDepth = 256
+  /// More binary operators than this in one expression is a diagnostic. Operators in a row (`1 + 2 + 3 …`) are not
+  /// nesting, but each makes the tree one level deeper, so their number bounds the depth of the tree with the nesting:
+  /// at most `maximumDepth + maximumOperators`, which every pass over the tree takes on its large stack (and the
+  /// evaluator walks a chain of operators without recursion).
+  public static let maximumOperators = 10_000
   /// More diagnostics than this from one source are summarized.
   static let maximumDiagnostics = 500
 
@@ -24,6 +29,8 @@ public struct Parser {
   var position = 0
   var diagnostics: [Diagnostic] = []
   var depth = 0
+  /// Binary operators in the expression being parsed (see `maximumOperators`).
+  var operators = 0
   var reachedEndUnexpectedly = false
   /// After "nested too deeply", errors are silenced until the next top-level declaration.
   var abandoning = false
