@@ -73,7 +73,7 @@ enum Suggestions {
   /// The closest candidate, if it is close enough to be a likely typo. A difference of case alone always matches.
   static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
     var search = Search(name)
-    var entries: [SuggestionIndex.Entry] = []
+    var entries: [String] = []
     for candidate in candidates where candidate != name {
       if candidate.lowercased() == search.lowered {
         if search.caseMatch.map({ candidate < $0 }) ?? true { search.caseMatch = candidate }
@@ -81,11 +81,11 @@ enum Suggestions {
       }
       // The length filter first: most candidates go no further.
       if abs(candidate.utf8.count - search.target.count) > search.limit { continue }
-      entries.append(SuggestionIndex.Entry(candidate))
+      entries.append(candidate)
     }
     if let match = search.caseMatch { return match }
-    entries.sort { ($0.bytes.count, $0.name) < ($1.bytes.count, $1.name) }
-    search.consider(entries)
+    entries.sort { ($0.utf8.count, $0) < ($1.utf8.count, $1) }
+    search.consider(SuggestionIndex.Bucket(entries))
     return search.best?.name
   }
 
@@ -93,18 +93,20 @@ enum Suggestions {
   static func closest(to name: String, in index: SuggestionIndex, and others: [String] = []) -> String? {
     var search = Search(name)
     if let match = index.caseMatch(search.lowered, excluding: name) { search.caseMatch = match }
-    var local: [SuggestionIndex.Entry] = []
+    var local: [String] = []
     for candidate in others where candidate != name {
       if candidate.lowercased() == search.lowered {
         if search.caseMatch.map({ candidate < $0 }) ?? true { search.caseMatch = candidate }
       } else if abs(candidate.utf8.count - search.target.count) <= search.limit {
-        local.append(SuggestionIndex.Entry(candidate))
+        local.append(candidate)
       }
     }
     if let match = search.caseMatch { return match }
-    local.sort { ($0.bytes.count, $0.name) < ($1.bytes.count, $1.name) }
-    search.consider(local)
-    for length in search.lengths { search.consider(index.entries(ofLength: length)) }
+    local.sort { ($0.utf8.count, $0) < ($1.utf8.count, $1) }
+    search.consider(SuggestionIndex.Bucket(local))
+    for length in search.lengths {
+      if let bucket = index.bucket(ofLength: length) { search.consider(bucket) }
+    }
     return search.best?.name
   }
 
@@ -137,23 +139,28 @@ enum Suggestions {
       return result.filter { $0 >= 0 }
     }
 
-    mutating func consider(_ entries: some Collection<SuggestionIndex.Entry>) {
-      for entry in entries {
-        // Every candidate looked at costs a unit, and a distance its table's cells.
+    mutating func consider(_ bucket: SuggestionIndex.Bucket) {
+      let masks = bucket.masks
+      let allowed = 2 * limit
+      for position in masks.indices {
+        // Every candidate looked at costs a unit, and a distance its table's cells. The masks lie apart, so that
+        // rejecting a candidate touches no string.
         budget -= 1
         guard budget > 0 else { return }
-        guard (mask ^ entry.mask).nonzeroBitCount <= 2 * limit else { continue }
+        guard (mask ^ masks[position]).nonzeroBitCount <= allowed else { continue }
+        let name = bucket.names[position]
+        let bytes = bucket.bytes[position]
         // Only a candidate that would win is worth the work: closer, or as close and first by name.
         var bound = limit
         if let best {
-          guard best.distance > 1 || entry.name < best.name else { continue }
-          bound = entry.name < best.name ? best.distance : best.distance - 1
+          guard best.distance > 1 || name < best.name else { continue }
+          bound = name < best.name ? best.distance : best.distance - 1
         }
-        guard abs(entry.bytes.count - target.count) <= bound else { continue }
-        budget -= min(target.count, entry.bytes.count) * (2 * bound + 1)
-        let distance = Suggestions.distance(target, entry.bytes, limit: bound)
+        guard abs(bytes.count - target.count) <= bound else { continue }
+        budget -= min(target.count, bytes.count) * (2 * bound + 1)
+        let distance = Suggestions.distance(target, bytes, limit: bound)
         // Distance 0 is the name itself.
-        if distance > 0 && distance <= bound { best = (entry.name, distance) }
+        if distance > 0 && distance <= bound { best = (name, distance) }
       }
     }
   }
@@ -162,32 +169,36 @@ enum Suggestions {
 /// Names to suggest from, grouped by length (each group sorted by name) with their bytes and masks, built once per
 /// check for the names every scope sees (formulas, constants, provinces, predefined values).
 final class SuggestionIndex {
-  struct Entry {
-    let name: String
-    let bytes: [UInt8]
-    let mask: UInt64
+  /// Names of one length, sorted, with their bytes and masks in arrays of their own.
+  struct Bucket {
+    var names: [String] = []
+    var bytes: [[UInt8]] = []
+    var masks: [UInt64] = []
 
-    init(_ name: String) {
-      self.name = name
-      bytes = Array(name.utf8)
-      mask = Suggestions.mask(bytes)
+    init(_ sortedNames: [String]) {
+      for name in sortedNames {
+        let utf8 = Array(name.utf8)
+        names.append(name)
+        bytes.append(utf8)
+        masks.append(Suggestions.mask(utf8))
+      }
     }
   }
 
-  private var byLength: [Int: [Entry]] = [:]
+  private var byLength: [Int: Bucket] = [:]
   /// Lowercased name → the names with that spelling, for "a difference of case alone".
   private var byLowercase: [String: [String]] = [:]
 
   init(_ names: some Sequence<String>) {
+    var grouped: [Int: [String]] = [:]
     for name in Set(names) {
-      let entry = Entry(name)
-      byLength[entry.bytes.count, default: []].append(entry)
+      grouped[name.utf8.count, default: []].append(name)
       byLowercase[name.lowercased(), default: []].append(name)
     }
-    for length in byLength.keys { byLength[length]?.sort { $0.name < $1.name } }
+    for (length, group) in grouped { byLength[length] = Bucket(group.sorted()) }
   }
 
-  func entries(ofLength length: Int) -> [Entry] { byLength[length] ?? [] }
+  func bucket(ofLength length: Int) -> Bucket? { byLength[length] }
 
   /// The first by name of the names that differ from `name` only in case.
   func caseMatch(_ lowered: String, excluding name: String) -> String? {
