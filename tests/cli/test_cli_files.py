@@ -8,6 +8,7 @@ import os
 import shutil
 import stat
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,40 @@ def test_fmt_keeps_mode_links_and_refuses_what_it_cannot_rewrite(taxpro, tmp_pat
     assert result.returncode == 1
     assert "not valid UTF-8 (byte 0xE9)" in result.stderr and ":1:13:" in result.stderr
     assert latin.read_bytes() == b'let b = "caf\xe9"\n'
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give files to another user")
+def test_fmt_keeps_the_owner(taxpro, tmp_path):
+    """Issue 15: a rewrite keeps the file's owner, whether the writer may give the new file away (root: the
+    replacement is chowned) or not (another user: the file is rewritten in place)."""
+    given = tmp_path / "given.tax"
+    given.write_text("let a =  1\n")
+    os.chown(given, 65534, 65534)
+    result = taxpro.run("fmt", str(given))
+    assert result.returncode == 0, result.stderr
+    assert given.read_text() == "let a = 1\n"
+    assert (given.stat().st_uid, given.stat().st_gid) == (65534, 65534)
+
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    if shutil.which("setpriv") is None or subprocess.run([*nobody, taxpro.path, "--version"],
+                                                         capture_output=True).returncode != 0:
+        pytest.skip("the binary cannot be run by another user here")
+    # pytest's own directories are private to root: the other user gets one of its own under the system's /tmp.
+    with tempfile.TemporaryDirectory() as directory:
+        shared = Path(directory)
+        shared.chmod(0o777)
+        rooted = shared / "rooted.tax"
+        rooted.write_text("let b =  2\n")
+        rooted.chmod(0o666)
+        before = rooted.stat()
+        result = subprocess.run([*nobody, taxpro.path, "fmt", str(rooted)], capture_output=True, text=True,
+                                timeout=60)
+        assert result.returncode == 0, result.stderr
+        after = rooted.stat()
+        assert rooted.read_text() == "let b = 2\n"
+        assert (after.st_uid, after.st_gid, after.st_ino) == (0, before.st_gid, before.st_ino)
+        assert stat.S_IMODE(after.st_mode) == 0o666
+        assert sorted(path.name for path in shared.iterdir()) == ["rooted.tax"]
 
 
 def test_plot_refuses_special_files(taxpro, tmp_path):
