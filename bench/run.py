@@ -5,6 +5,7 @@
     python3 bench/run.py --quick     # fewer rounds and smaller inputs (a smoke run; still writes BENCHMARKS.md)
     python3 bench/run.py --only startup,check
     python3 bench/run.py --only startup,lsp --baseline-ref main   # this build against main's, side by side
+    python3 bench/run.py --only eval,suggestions --update   # those sections and goals replaced, the rest kept
 
 It installs what it needs when missing (Debian `bc` and `qalc`; `tombi` and `ruff` from PyPI into bench/.venv),
 builds TaxPro in release, and runs every comparison with the commands alternating (A, B, A, B, …, the order rotating
@@ -756,6 +757,54 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
 # MARK: The report
 
 
+def split_report(text: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+    """A report's header lines (up to `## Goals`), its goal rows, and its sections (`## ` heading, body) in order."""
+    header, goals, sections = [], [], []
+    part = "header"
+    for line in text.rstrip("\n").split("\n"):
+        if line.startswith("## "):
+            part = "goals" if line == "## Goals" else "section"
+            if part == "section":
+                sections.append((line, ""))
+            continue
+        if part == "header":
+            header.append(line)
+        elif part == "goals":
+            if line.startswith("| ") and not line.startswith("| goal |"):
+                goals.append(line)
+        else:
+            heading, body = sections[-1]
+            sections[-1] = (heading, body + line + "\n")
+    return header, goals, sections
+
+
+def merged(old: str, new: str, date: str, measured: list[str]) -> str:
+    """The existing report with the goals and sections of a partial run put in place of theirs (new ones after them),
+    the rest kept as it was, and a header line saying what was measured when."""
+    old_header, old_goals, old_sections = split_report(old)
+    new_header, new_goals, new_sections = split_report(new)
+    goal_name = lambda row: row.split(" | ")[0]
+    replaced = {goal_name(row): row for row in new_goals}
+    goals = [replaced.pop(goal_name(row), row) for row in old_goals] + list(replaced.values())
+    fresh = dict(new_sections)
+    # A heading marked by an earlier update is the same section.
+    plain = lambda heading: re.sub(r" \(updated [^)]*\)$", "", heading)
+    sections = [(plain(heading), fresh.pop(plain(heading), body)) for heading, body in old_sections]
+    sections += list(fresh.items())
+    header = [line for line in old_header if not line.startswith("- Updated: ")]
+    while header and header[-1] == "":
+        header.pop()
+    header.append(f"- Updated: {date}, with `bench/run.py --only {','.join(measured)} --update`, the sections "
+                  f"marked so; load average before and after: "
+                  + next((line.split(": ", 1)[1].split(" — ")[0] for line in new_header
+                          if line.startswith("- Load average")), "unknown"))
+    lines = header + ["", "## Goals", "", "| goal | holds | measured |", "|---|:---:|---|"] + goals + [""]
+    for heading, body in sections:
+        mark = f" (updated {date})" if heading in dict(new_sections) else ""
+        lines += [heading + mark, body.rstrip("\n"), ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer rounds and smaller inputs")
@@ -770,6 +819,9 @@ def main():
                                "start-up and the language server")
     baseline.add_argument("--baseline-ref", metavar="REF",
                           help="install the build of a git ref (e.g. main) as --baseline")
+    parser.add_argument("--update", action="store_true",
+                        help="with --only: replace just the sections and goals measured in the existing report, "
+                             "keeping the others and saying in the header when each part was measured")
     args = parser.parse_args()
     sections = set(args.only.split(","))
     ensure_tools()
@@ -831,7 +883,11 @@ def main():
     lines += [f"| {goal} | {'yes' if ok else '**no**'} | {detail} |" for goal, ok, detail in goals]
     lines.append("")
     lines += report
-    Path(args.output).write_text("\n".join(lines) + "\n")
+    text = "\n".join(lines) + "\n"
+    output = Path(args.output)
+    if args.update and output.exists():
+        text = merged(output.read_text(), text, started.strftime("%Y-%m-%d %H:%M UTC"), sorted(sections))
+    output.write_text(text)
     log(f"wrote {args.output}")
 
 
