@@ -62,7 +62,7 @@ enum Batch {
     case .success(let typed): compiled = typed
     case .failure(let list):
       Output.writeError(Output.renderer(session.sources).render(list.diagnostics))
-      if list.diagnostics.contains(where: { $0.code == "unknown-name" }) {
+      if list.diagnostics.contains(where: { $0.code == .unknownName }) {
         var names = columns.map(\.name).joined(separator: ", ")
         if names.count > 200 { names = String(names.prefix(200)) + "…" }
         Output.writeError("note: the columns of '\(csvPath)' are \(names)\n")

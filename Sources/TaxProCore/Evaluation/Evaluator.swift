@@ -308,7 +308,7 @@ public final class Evaluator {
       node = left
     }
     guard case .arithmetic(_, let leftmost, _) = node.kind else {
-      throw fail("internal", "expected arithmetic", at: node.span)
+      throw fail(.internalError("expected arithmetic"), at: node.span)
     }
     var value = try evaluate(leftmost, in: &frame)
     for link in spine.reversed() {
@@ -333,7 +333,7 @@ public final class Evaluator {
       spine.append(left)
       node = left
     }
-    guard let leftmost = node.logicalLeft else { throw fail("internal", "expected and or or", at: node.span) }
+    guard let leftmost = node.logicalLeft else { throw fail(.internalError("expected and or or"), at: node.span) }
     var value = try evaluate(leftmost, in: &frame)
     for link in spine.reversed() {
       switch link.kind {
@@ -361,10 +361,10 @@ public final class Evaluator {
   @inline(__always) func step(_ span: Span) throws(RuntimeError) {
     steps += 1
     if steps > limits.steps {
-      throw fail("step-limit", "the evaluation took more than \(limits.steps) steps and was stopped", at: span)
+      throw fail(.stepLimit(limits.steps), at: span)
     }
     if steps & 4095 == 0, let isCancelled, isCancelled() {
-      throw fail("cancelled", "the evaluation was cancelled", at: span)
+      throw fail(.evaluationCancelled, at: span)
     }
   }
 
