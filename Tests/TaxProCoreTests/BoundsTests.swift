@@ -201,7 +201,7 @@ final class LockedCounter: @unchecked Sendable {
     #expect(!tooLong.diagnostics.contains { $0.message.contains("nested") })
     // Nesting still counts: 257 parentheses are too deep.
     let nested = BoundsTests.parse("let n = " + String(repeating: "(", count: 257) + "1" + String(repeating: ")", count: 257) + "\n")
-    #expect(nested.diagnostics.map(\.code).contains("too-deep"))
+    #expect(nested.diagnostics.map(\.code).contains(.tooDeep))
   }
 
   /// A chain takes one step per operator, as before, and stops at the step limit with the same span.

@@ -21,13 +21,13 @@ import TestSupport
     let source = SourceFile(id: FileID(0), name: "crafted\u{7}.tax", text: text)
     let start = text.utf8.count - 2  // the `1`
     let diagnostic = Diagnostic.error(
-      "type-mismatch", "cannot add Text \"\u{1B}[2J\" and Number", at: Span(file: source.id, start: start, end: start + 1),
-      notes: [DiagnosticNote(.note, "text \u{1B}]0;x\u{7}")])
+      DiagnosticMessage(.typeMismatch, "cannot add Text \"\u{1B}[2J\" and Number"),
+      at: Span(file: source.id, start: start, end: start + 1), notes: [DiagnosticNote(.note, "text \u{1B}]0;x\u{7}")])
     let rendered = DiagnosticRenderer(sources: [source.id: source]).render([diagnostic])
     #expect(!rendered.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     #expect(lines[0].hasPrefix("crafted\\u{7}.tax:1:"))
-    #expect(lines[0].hasSuffix(": error: cannot add Text \"\\u{1B}[2J\" and Number"))
+    #expect(lines[0].hasSuffix(": error[type-mismatch]: cannot add Text \"\\u{1B}[2J\" and Number"))
     #expect(lines[1] == "1 | let t = \"\\u{1B}[2J\" + 1")
     // The caret stands under the `1`, after the escape's six columns.
     let caret = lines[2].firstIndex(of: "^").map { lines[2].distance(from: lines[2].startIndex, to: $0) }
