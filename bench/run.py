@@ -68,7 +68,7 @@ def log(message: str):
 # MARK: Set-up
 
 
-def ensure_tools():
+def ensure_tools(sections: set[str]):
     missing = [package for package, command in (("bc", "bc"), ("qalc", "qalc"), ("time", "/usr/bin/time"))
                if not shutil.which(command)]
     if missing:
@@ -77,6 +77,8 @@ def ensure_tools():
         subprocess.run(as_root + ["apt-get", "update", "-qq"], check=True, stdout=subprocess.DEVNULL)
         subprocess.run(as_root + ["apt-get", "install", "-y", "-qq", *missing], check=True, stdout=subprocess.DEVNULL,
                        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    if "lsp" not in sections:
+        return  # tombi and ruff are the language servers' peers only
     if not (VENV / "bin" / "python").exists():
         log("creating bench/.venv")
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
@@ -824,7 +826,7 @@ def main():
                              "keeping the others and saying in the header when each part was measured")
     args = parser.parse_args()
     sections = set(args.only.split(","))
-    ensure_tools()
+    ensure_tools(sections)
     if not args.skip_build:
         build()
     global BASELINE
