@@ -83,8 +83,8 @@ def test_every_example_is_reported_with_its_code(taxpro, tmp_path, code_rows):
             f"{code}: {how} {example} printed:\n{result.stdout}{result.stderr}")
         assert result.returncode == (0 if severity == "warning" else 1), (code, result.returncode)
     # What no short input can show: limits, interruptions, and TaxPro's own mistakes.
-    assert sorted(without) == sorted(["too-deep", "too-many-errors", "too-large", "inference-too-deep", "step-limit",
-                                      "depth-limit", "cancelled", "internal"])
+    assert sorted(without) == sorted(["too-deep", "too-many-operators", "too-many-errors", "too-large",
+                                      "inference-too-deep", "step-limit", "depth-limit", "cancelled", "internal"])
 
 
 def test_the_builtin_functions_are_documented_as_declared(vocabulary):

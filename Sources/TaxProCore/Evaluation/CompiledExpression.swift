@@ -61,6 +61,16 @@ struct Machine {
   }
 
   /// One step without a level of depth, as a link inside a chain of operators takes it (`Evaluator.step`).
+  /// The steps of a chain's links below its top (`count` links, `span(i)` the i-th's span, bottom up), taken top
+  /// down as the recursion would have entered them.
+  @inline(__always) mutating func stepBelowTop(_ count: Int, span: (Int) -> Span) throws(RuntimeError) {
+    var index = count - 2
+    while index >= 0 {
+      try step(span(index))
+      index -= 1
+    }
+  }
+
   @inline(__always) mutating func step(_ span: Span) throws(RuntimeError) {
     steps &+= 1
     if steps > maxSteps { throw stepLimit(span) }

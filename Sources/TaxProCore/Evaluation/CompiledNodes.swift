@@ -379,12 +379,7 @@ final class ArithmeticChainNode: Node {
 
   override func run(_ machine: inout Machine) throws(RuntimeError) -> Value {
     try machine.enter(span)
-    // The links below the top, top down, as the recursion entered them.
-    var index = links.count - 2
-    while index >= 0 {
-      try machine.step(links[index].span)
-      index -= 1
-    }
+    try machine.stepBelowTop(links.count) { links[$0].span }
     var value = try leftmost.run(&machine)
     for link in links {
       let rightValue = try link.right.run(&machine)
@@ -421,11 +416,7 @@ final class LogicalChainNode: Node {
 
   override func run(_ machine: inout Machine) throws(RuntimeError) -> Value {
     try machine.enter(span)
-    var index = links.count - 2
-    while index >= 0 {
-      try machine.step(links[index].span)
-      index -= 1
-    }
+    try machine.stepBelowTop(links.count) { links[$0].span }
     var value = try leftmost.run(&machine)
     for link in links {
       guard case .bool(let first) = value else {

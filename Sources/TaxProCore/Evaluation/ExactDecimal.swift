@@ -258,15 +258,21 @@ extension ExactDecimal {
   public func divided(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
     if other.magnitude == 0 { throw .divisionByZero }
     if magnitude == 0 { return .zero }
-    let resultNegative = negative != other.negative
-    // Scale the dividend so that the quotient has 37 or 38 digits, three more than the precision.
+    let (quotient, exponent, remainderIsZero) = try wideQuotient(by: other)
+    return try Self.normalized(
+      negative: negative != other.negative, magnitude: quotient, exponent: exponent, sticky: !remainderIsZero)
+  }
+
+  /// The magnitudes' quotient to 37 or 38 digits, three more than the precision (the dividend scaled up so), its
+  /// exponent, and whether the division left no remainder: what both divisions round from.
+  private func wideQuotient(
+    by other: ExactDecimal
+  ) throws(ArithmeticError) -> (quotient: UInt128, exponent: Int, remainderIsZero: Bool) {
     let scale = 37 + digitCount(other.magnitude) - digitCount(magnitude)
     var wide = WideUInt(high: 0, low: magnitude)
     wide.multiplyByPowerOfTen(scale)
     guard let (quotient, remainderIsZero) = wide.divided(by: other.magnitude) else { throw .overflow }
-    return try Self.normalized(
-      negative: resultNegative, magnitude: quotient, exponent: exponent - other.exponent - scale,
-      sticky: !remainderIsZero)
+    return (quotient, exponent - other.exponent - scale, remainderIsZero)
   }
 
   /// The quotient rounded once, half away from zero, to `places` decimals: what a `Money` result needs. Rounding the
@@ -277,11 +283,7 @@ extension ExactDecimal {
     if other.magnitude == 0 { throw .divisionByZero }
     if magnitude == 0 { return .zero }
     let resultNegative = negative != other.negative
-    let scale = 37 + digitCount(other.magnitude) - digitCount(magnitude)
-    var wide = WideUInt(high: 0, low: magnitude)
-    wide.multiplyByPowerOfTen(scale)
-    guard let (quotient, remainderIsZero) = wide.divided(by: other.magnitude) else { throw .overflow }
-    let exponent = self.exponent - other.exponent - scale
+    let (quotient, exponent, remainderIsZero) = try wideQuotient(by: other)
     let drop = -exponent - places
     guard drop > 0 else {
       // A quotient of more than 34 digits before the point: it is rounded to the precision as any result is.
