@@ -14,6 +14,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case malformedString = "malformed-string"
   /// A literal with more digits than the 34 kept: a warning, the value is rounded.
   case inexactLiteral = "inexact-literal"
+  /// A number written with a leading zero (`00`, `0123`): most often what a shell left of `"$100"` after taking `$1`.
+  case leadingZeros = "leading-zeros"
   case numberTooLarge = "number-too-large"
   case chainedComparison = "chained-comparison"
   case topLevelExpression = "top-level-expression"
@@ -52,6 +54,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case divisionByZero = "division-by-zero"
   case overflow
   case outOfRange = "out-of-range"
+  /// The square root or logarithm of a negative number, a negative number to a fractional power.
+  case noRealValue = "no-real-value"
   case noFigures = "no-figures"
   /// Running what did not check: a formula with errors, an expression with errors.
   case hasErrors = "has-errors"
@@ -73,7 +77,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   /// `taxpro chart`, `:chart`: a result or part that is not Money.
   case chartType = "chart-type"
 
-  /// How bad a diagnostic of this code is: everything is an error but a rounded literal and a jurisdiction without
-  /// figures, which the program can still run with.
-  public var severity: Severity { self == .inexactLiteral || self == .noYears ? .warning : .error }
+  /// How bad a diagnostic of this code is: everything is an error but a rounded literal, a number with leading zeros
+  /// and a jurisdiction without figures, which the program can still run with.
+  public var severity: Severity {
+    self == .inexactLiteral || self == .noYears || self == .leadingZeros ? .warning : .error
+  }
 }

@@ -29,6 +29,9 @@ public final class Session {
   public private(set) var year: Int
   var baseTrees: [SyntaxTree]
   var sessionTrees: [SyntaxTree] = []
+  /// The warnings of the last input given to `submit` (a number with leading zeros, a rounded literal), for the front
+  /// end to show beside its result.
+  public private(set) var warnings: [Diagnostic] = []
   /// `ans` and the values of `let`s typed in.
   public private(set) var values: [String: Value] = [:]
   var inputs: [FileID: SourceFile] = [:]
@@ -74,6 +77,13 @@ public final class Session {
     program = Checker.check(baseTrees + sessionTrees, predefined: values)
     if !program.years.isEmpty && !program.years.contains(year) { year = program.latestYear ?? year }
     return program.diagnostics.filter { $0.severity == .error }
+  }
+
+  /// Forgets `ans`, the `let` values and the declarations typed in (`:reset`); the loaded files and the year stay.
+  public func reset() {
+    values = [:]
+    sessionTrees = []
+    program = Checker.check(baseTrees)
   }
 
   /// A new source for input text.
@@ -176,6 +186,7 @@ public final class Session {
   public func submit(_ text: String, name: String = "<input>", firstLine: Int = 1) -> SessionOutcome {
     let source = makeSource(text, name: name, firstLine: firstLine)
     let tree = Parser.parse(source, mode: .interactive)
+    warnings = tree.diagnostics.filter { $0.severity == .warning }
     if tree.isIncomplete { return .incomplete }
     if tree.diagnostics.hasErrors { return .failed(tree.diagnostics) }
     if tree.declarations.isEmpty { return .nothing }

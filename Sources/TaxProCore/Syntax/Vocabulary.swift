@@ -66,16 +66,25 @@ public enum Vocabulary {
       spelling: "not", kind: .kwNot, isReserved: true, placement: .expression,
       help: "`not condition`: true when the condition is false"),
     Keyword(spelling: "in", kind: .kwIn, isReserved: true, placement: .none, help: nil),
+    Keyword(
+      spelling: "mod", kind: .kwMod, isReserved: true, placement: .infix,
+      help: "The remainder of a division, with the sign of the divisor: `10 mod 3` is 1, `-7 mod 3` is 2"),
+    Keyword(
+      spelling: "of", kind: .kwOf, isReserved: true, placement: .infix,
+      help: "A rate of an amount: `10% of $200` is `$200 * 10%`, $20.00"),
     Keyword(spelling: "true", kind: .kwTrue, isReserved: true, placement: .expression, help: nil),
     Keyword(spelling: "false", kind: .kwFalse, isReserved: true, placement: .expression, help: nil),
   ]
 
-  /// Operators and punctuation, one or two characters each.
+  /// Operators and punctuation, one or two ASCII characters each; then the typographic signs that explanations print
+  /// and people copy (`×`, `÷`, `−`), each read as the ASCII operator before it. A kind's first spelling is the one
+  /// messages and the formatter use.
   public static let symbols: [(spelling: String, kind: TokenKind)] = [
     ("+", .plus), ("-", .minus), ("*", .star), ("/", .slash), ("(", .leftParen), (")", .rightParen),
     ("{", .leftBrace), ("}", .rightBrace), (",", .comma), (":", .colon), (".", .dot), ("..", .dotDot),
     ("=", .equal), ("==", .equalEqual), ("!=", .bangEqual), ("<", .less), ("<=", .lessEqual), (">", .greater),
-    (">=", .greaterEqual), ("->", .arrow),
+    (">=", .greaterEqual), ("->", .arrow), ("^", .caret),
+    ("\u{00D7}", .star), ("\u{00F7}", .slash), ("\u{2212}", .minus),
   ]
 
   /// Every keyword, symbol, type, built-in function and diagnostic code, a line each (`keyword formula reserved`,
@@ -101,7 +110,9 @@ public enum Vocabulary {
   static let spellings: [String] = {
     var spellings = Array(repeating: "", count: Int(TokenKind.endOfFile.rawValue) + 1)
     for keyword in keywords { spellings[Int(keyword.kind.rawValue)] = keyword.spelling }
-    for symbol in symbols { spellings[Int(symbol.kind.rawValue)] = symbol.spelling }
+    for symbol in symbols where spellings[Int(symbol.kind.rawValue)].isEmpty {
+      spellings[Int(symbol.kind.rawValue)] = symbol.spelling
+    }
     return spellings
   }()
 
@@ -183,14 +194,19 @@ struct PunctuationTable: Sendable {
   /// The byte that makes a two-character symbol after each byte (0 for none), and that symbol.
   let second: [UInt8]
   let pair: [TokenKind?]
+  /// Symbols outside ASCII (`×`), by their UTF-8 bytes.
+  let unicode: [(bytes: [UInt8], kind: TokenKind)]
 
   init(_ symbols: [(spelling: String, kind: TokenKind)]) {
     var single = [TokenKind?](repeating: nil, count: 256)
     var second = [UInt8](repeating: 0, count: 256)
     var pair = [TokenKind?](repeating: nil, count: 256)
+    var unicode: [(bytes: [UInt8], kind: TokenKind)] = []
     for symbol in symbols {
       let bytes = Array(symbol.spelling.utf8)
-      if bytes.count == 1 {
+      if bytes.contains(where: { $0 >= 0x80 }) {
+        unicode.append((bytes, symbol.kind))
+      } else if bytes.count == 1 {
         single[Int(bytes[0])] = symbol.kind
       } else if bytes.count == 2 {
         // One two-character symbol per first character (a test lexes every symbol of the table as itself).
@@ -201,5 +217,6 @@ struct PunctuationTable: Sendable {
     self.single = single
     self.second = second
     self.pair = pair
+    self.unicode = unicode
   }
 }

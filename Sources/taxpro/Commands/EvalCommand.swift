@@ -11,7 +11,7 @@ struct EvalCommand: Command {
       when written name:Type (income:Money), otherwise from its first value.
       """,
     arguments: [.expression(example: "'$1,234.56 * 13%'"), .formulaFiles],
-    options: [.csv, .year],
+    options: [.csv, .year, .digits],
     examples: [
       HelpEntry(name: "taxpro eval '$1,234.56 * 13%'", meaning: "$160.49"),
       HelpEntry(
@@ -22,11 +22,14 @@ struct EvalCommand: Command {
   var expression: String
   var inputs: ProgramInputs
   var csv: String?
+  /// Significant digits of a Number that is not exact.
+  var digits: Int
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     expression = arguments.positionals[0]
     inputs = try ProgramInputs(arguments, after: 1)
     csv = arguments.value(.csv)
+    digits = try arguments.integer(.digits, in: 1...ExactDecimal.precision) ?? ValueFormatter.numberDigits
   }
 
   func run() throws(UsageError) -> Int32 {
@@ -35,9 +38,11 @@ struct EvalCommand: Command {
     }
     guard let session = try inputs.session() else { return 1 }
     KeptUntilExit.keep(session)
-    switch session.submit(expression, name: "<expr>") {
+    let outcome = session.submit(expression, name: "<expr>")
+    if !session.warnings.isEmpty { Output.writeError(Output.renderer(session.sources).render(session.warnings)) }
+    switch outcome {
     case .value(let value):
-      Output.write(ValueFormatter.format(value) + "\n")
+      Output.write(ValueFormatter.format(value, digits: digits) + "\n")
       return 0
     case .defined(let definitions):
       for definition in definitions { Output.write("\(definition.name) = \(definition.detail)\n") }
@@ -57,6 +62,9 @@ struct EvalCommand: Command {
 }
 
 extension OptionSpec {
+  static let digits = OptionSpec(
+    name: "--digits", valueName: "N", valueKind: .number,
+    summary: "significant digits shown of a number that is not exact, like 1/3 (default 12; exact ones show all)")
   static let csv = OptionSpec(
     name: "--csv", valueName: "FILE", valueKind: .file(extensions: ["csv"]),
     summary: "evaluate EXPR once for each row of FILE, whose columns are names in EXPR")
