@@ -80,8 +80,9 @@ VALUES = [
     ("$10 mod $3", "$1.00"),
     ("$10.50 mod 4", "$2.50"),
     # Rates of things, and the typographic operators.
-    ("15% * 200", "30"),
-    ("200 * 15%", "30"),
+    ("15% * 200", "3000%"),
+    ("200 * 15%", "3000%"),
+    ("13% * 2", "26%"),
     ("15% of 200", "30"),
     ("10% of $200", "$20.00"),
     ("13% * 50%", "6.5%"),
@@ -144,6 +145,16 @@ def test_every_error_of_the_table(taxpro, given, code, hint):
     assert hint in result.stderr
 
 
+def test_a_rate_times_a_number_says_how_to_write_a_rate_of_it(taxpro):
+    result = taxpro.run("eval", "15% * 200")
+    assert result.stdout == "3000%\n"
+    assert "warning[rate-times-number]" in result.stderr and "write '15% of 200'" in result.stderr
+    assert taxpro.run("eval", "15% of 200").stdout == "30\n"
+    # A rate scaled to less than 100% is most likely meant: no warning.
+    quiet = taxpro.run("eval", "13% * 2")
+    assert quiet.stdout == "26%\n" and quiet.stderr == ""
+
+
 def test_a_leading_zero_is_warned_about_and_still_computed(taxpro):
     # `taxpro eval "$100 + 15%"` in a shell: `$1` is gone.
     result = taxpro.run("eval", "00 + 15%")
@@ -182,7 +193,10 @@ def exact_display(value: Fraction) -> str | None:
     sign = "-" if value < 0 else ""
     if adjusted >= 34 or adjusted < -6:
         return sign + text[0] + ("." + text[1:] if len(text) > 1 else "") + "e" + str(adjusted)
-    return sign + format(Decimal(digits).scaleb(exponent), "f")
+    if exponent >= 0:
+        return sign + text + "0" * exponent
+    whole, fraction = text[:exponent] if len(text) > -exponent else "0", text[exponent:].rjust(-exponent, "0")
+    return sign + whole + "." + fraction
 
 
 def test_exact_integer_powers_agree_with_fractions(taxpro):
@@ -255,7 +269,8 @@ def test_approximations_agree_with_decimal_to_30_digits(taxpro):
 
 def test_digits_option_of_eval(taxpro):
     assert taxpro.run("eval", "--digits", "5", "1/3").stdout == "0.33333…\n"
-    assert taxpro.run("eval", "--digits", "34", "2/3").stdout == "0.6666666666666666666666666666666666…\n"
+    # All 34 digits kept are shown: the last is rounded, so the value is marked as a whole.
+    assert taxpro.run("eval", "--digits", "34", "2/3").stdout == "≈ 0.6666666666666666666666666666666667\n"
     # Exact values show every digit whatever the setting.
     assert taxpro.run("eval", "--digits", "3", "12345.678").stdout == "12345.678\n"
     assert taxpro.run("eval", "--digits", "0", "1").returncode == 2

@@ -14,6 +14,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case malformedString = "malformed-string"
   /// A literal with more digits than the 34 kept: a warning, the value is rounded.
   case inexactLiteral = "inexact-literal"
+  /// `15% * 200` typed as a calculation: a rate scaled by a number is a rate (3000%); `15% of 200` is 30.
+  case rateTimesNumber = "rate-times-number"
   /// A number written with a leading zero (`00`, `0123`): most often what a shell left of `"$100"` after taking `$1`.
   case leadingZeros = "leading-zeros"
   case numberTooLarge = "number-too-large"
@@ -80,6 +82,6 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   /// How bad a diagnostic of this code is: everything is an error but a rounded literal, a number with leading zeros
   /// and a jurisdiction without figures, which the program can still run with.
   public var severity: Severity {
-    self == .inexactLiteral || self == .noYears || self == .leadingZeros ? .warning : .error
+    self == .inexactLiteral || self == .noYears || self == .leadingZeros || self == .rateTimesNumber ? .warning : .error
   }
 }

@@ -55,6 +55,9 @@ extension DiagnosticMessage {
 
   // MARK: inexact-literal, number-too-large, chained-comparison, top-level-expression
 
+  static func rateTimesNumber(_ shown: String) -> Self {
+    Self(.rateTimesNumber, "a rate times a number is a rate: this is \(shown)")
+  }
   static func leadingZeros(_ written: String) -> Self {
     Self(.leadingZeros, "the number '\(written)' starts with a zero")
   }

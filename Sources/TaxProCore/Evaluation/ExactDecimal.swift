@@ -561,7 +561,8 @@ extension ExactDecimal {
     return (value.marked(inexact: !exact), exact)
   }
 
-  /// Parses an optionally signed decimal string such as `-12.50` or `1.2e39`; nil when it is not one.
+  /// Parses an optionally signed decimal string such as `-12.50`; nil when it is not one (CSV fields and forms read
+  /// plain decimals only; scientific notation is the lexer's).
   public init?(_ text: String) {
     var bytes = Array(text.utf8)
     var negative = false
@@ -569,21 +570,13 @@ extension ExactDecimal {
       negative = first == UInt8(ascii: "-")
       bytes.removeFirst()
     }
-    let mantissaEnd = bytes.firstIndex { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") } ?? bytes.count
     var digits = 0
     var points = 0
-    for byte in bytes[..<mantissaEnd] {
+    for byte in bytes {
       if byte == UInt8(ascii: ".") { points += 1 } else if byte >= 48 && byte <= 57 { digits += 1 } else { return nil }
     }
     guard digits > 0, points <= 1 else { return nil }
-    if mantissaEnd < bytes.count {
-      var exponentBytes = bytes[(mantissaEnd + 1)...]
-      if let sign = exponentBytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-        exponentBytes = exponentBytes.dropFirst()
-      }
-      guard !exponentBytes.isEmpty, exponentBytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-    }
-    guard let parsed = try? Self.parse(scientific: bytes) else { return nil }
+    guard let parsed = try? Self.parse(digits: bytes) else { return nil }
     self = negative ? -parsed.value : parsed.value
   }
 

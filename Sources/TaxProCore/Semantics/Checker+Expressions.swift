@@ -135,15 +135,15 @@ extension Checker {
     case .multiply:
       switch (left, right) {
       case (.money, .number), (.money, .rate), (.number, .money), (.rate, .money): return (.multiply, .money)
-      // A rate of a quantity is a quantity, as a rate of an amount is an amount: `15% * 200` is 30.
-      case (.rate, .number), (.number, .rate), (.number, .number): return (.multiply, .number)
-      case (.rate, .rate): return (.multiply, .rate)
+      // Scaling a rate keeps it a rate: `13% * 2` is 26%. A rate *of* a number is written with `of`.
+      case (.rate, .rate), (.rate, .number), (.number, .rate): return (.multiply, .rate)
+      case (.number, .number): return (.multiply, .number)
       default: return nil
       }
     case .of:
-      // `10% of $200` is `$200 * 10%`: the rate first.
-      guard left == .rate else { return nil }
-      return arithmetic(.multiply, right, left)
+      // `10% of $200` is `$200 * 10%`, and `15% of 200` is 30: a rate of something is of that thing's type.
+      guard left == .rate, right.isNumeric else { return nil }
+      return (.multiply, right)
     case .power:
       // An amount to a power has no unit; a growth factor (Number) or a Rate may be raised to a Number.
       guard right == .number, left == .number || left == .rate else { return nil }

@@ -380,7 +380,7 @@ public struct Lexer {
       index += 1
       add(kind, start)
     } else if byte >= 0x80,
-      let symbol = table.unicode.first(where: { symbol in
+      let symbol = symbols.unicode.first(where: { symbol in
         symbol.bytes.indices.allSatisfy { peek($0) == symbol.bytes[$0] }
       })
     {

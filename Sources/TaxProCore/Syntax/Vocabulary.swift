@@ -76,14 +76,16 @@ public enum Vocabulary {
     Keyword(spelling: "false", kind: .kwFalse, isReserved: true, placement: .expression, help: nil),
   ]
 
-  /// Operators and punctuation, one or two ASCII characters each; then the typographic signs that explanations print
-  /// and people copy (`×`, `÷`, `−`), each read as the ASCII operator before it. A kind's first spelling is the one
-  /// messages and the formatter use.
+  /// Operators and punctuation, one or two ASCII characters each.
   public static let symbols: [(spelling: String, kind: TokenKind)] = [
     ("+", .plus), ("-", .minus), ("*", .star), ("/", .slash), ("(", .leftParen), (")", .rightParen),
     ("{", .leftBrace), ("}", .rightBrace), (",", .comma), (":", .colon), (".", .dot), ("..", .dotDot),
     ("=", .equal), ("==", .equalEqual), ("!=", .bangEqual), ("<", .less), ("<=", .lessEqual), (">", .greater),
     (">=", .greaterEqual), ("->", .arrow), ("^", .caret),
+  ]
+
+  /// The typographic signs that explanations print and people copy, each read as the ASCII operator of its kind.
+  public static let symbolAliases: [(spelling: String, kind: TokenKind)] = [
     ("\u{00D7}", .star), ("\u{00F7}", .slash), ("\u{2212}", .minus),
   ]
 
@@ -93,7 +95,7 @@ public enum Vocabulary {
   /// `docs/LANGUAGE.md`.
   public static var listing: String {
     var lines = keywords.map { "keyword \($0.spelling) \($0.isReserved ? "reserved" : "contextual")" }
-    lines += symbols.map { "symbol \($0.spelling)" }
+    lines += (symbols + symbolAliases).map { "symbol \($0.spelling)" }
     lines += TaxType.writable.map { "type \($0)" }
     lines += Builtin.allCases.map { "builtin \($0.name) \($0.declaration.signature)" }
     lines += DiagnosticCode.allCases.map { "diagnostic \($0.rawValue) \($0.severity.rawValue)" }
@@ -131,7 +133,7 @@ public enum Vocabulary {
   /// The contextual keywords, for the parser (which decides by what follows whether a name is one).
   static let contextualWords = WordTable(keywords.filter { !$0.isReserved }.map { ($0.spelling, $0.kind) })
   /// The operators and punctuation, for the lexer.
-  static let symbolTable = PunctuationTable(symbols)
+  static let symbolTable = PunctuationTable(symbols + symbolAliases)
 }
 
 /// Words looked up by their bytes without making a string: asked of every name the lexer reads, so it must cost little
