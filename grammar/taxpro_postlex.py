@@ -28,7 +28,7 @@ def kind(token):
         return "NAME"  # to the line-break rule these are names, as in the Swift lexer
     if token.type == "COMPARE":
         return token.type
-    names = {"(": "LPAR", ")": "RPAR", "{": "LBRACE", "}": "RBRACE", ".": "DOT", "-": "MINUS", "not": "NOT",
+    names = {"(": "LPAR", ")": "RPAR", "{": "LBRACE", "}": "RBRACE", ".": "DOT", "-": "MINUS", "\u2212": "MINUS", "not": "NOT",
              "if": "IF", "let": "LET", "formula": "FORMULA", "brackets": "BRACKETS", "federal": "FEDERAL",
              "true": "TRUE", "false": "FALSE"}
     return names.get(value, "OTHER:" + value)

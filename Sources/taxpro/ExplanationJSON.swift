@@ -55,6 +55,8 @@ enum ExplanationJSON {
     case .subtractPercentage: "subtractPercentage"
     case .multiply: "multiply"
     case .divide: "divide"
+    case .power: "power"
+    case .modulo: "modulo"
     }
   }
 

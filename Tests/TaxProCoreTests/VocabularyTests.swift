@@ -18,6 +18,15 @@ struct VocabularyTests {
     }
   }
 
+  @Test func everyTypographicSignLexesAsItsOperator() {
+    for alias in Vocabulary.symbolAliases {
+      #expect(Self.kinds(alias.spelling) == [alias.kind], "\(alias.spelling)")
+      #expect(Self.kinds("a\(alias.spelling)b") == [.identifier, alias.kind, .identifier], "\(alias.spelling)")
+      // Messages and the formatter spell the kind the ASCII way.
+      #expect(alias.kind.spelling != alias.spelling)
+    }
+  }
+
   @Test func reservedWordsAreTheirKeywordAndContextualOnesAreNames() {
     for keyword in Vocabulary.keywords {
       #expect(Self.kinds(keyword.spelling) == [keyword.isReserved ? keyword.kind : .identifier], "\(keyword.spelling)")

@@ -11,7 +11,7 @@ import Testing
   @Test func commandNames() throws {
     let repl = try editor()
     #expect(repl.editor.complete(":he") == Completion(candidates: [":help"], replacing: 0..<3))
-    #expect(repl.editor.complete("  :re").candidates == [":reload", ":records"])
+    #expect(repl.editor.complete("  :re").candidates == [":reload", ":reset", ":records"])
     #expect(repl.editor.complete(":").candidates.count == CommandTable.all.count)
     #expect(repl.editor.complete(":nothing x").candidates.isEmpty)
   }

@@ -119,11 +119,12 @@
 (defconst taxpro--identifier "[A-Za-z_][A-Za-z0-9_]*")
 
 (defconst taxpro--expression-keywords
-  '("if" "then" "else" "and" "or" "not" "in" "true" "false")
+  '("if" "then" "else" "and" "or" "not" "in" "mod" "of" "true" "false")
   "Keywords that can follow `province' without it declaring a province.")
 
 (defconst taxpro-builtins
-  '("min" "max" "abs" "round" "floor" "ceil" "clamp" "tax" "marginal_rate" "average_rate")
+  '("min" "max" "abs" "round" "floor" "ceil" "clamp" "tax" "marginal_rate" "average_rate" "sqrt"
+    "ln" "exp" "log10")
   "Built-in functions.")
 
 (defconst taxpro-types '("Money" "Rate" "Number" "Bool" "Text" "Province" "Brackets")
@@ -228,7 +229,7 @@ Elsewhere `province' may name a parameter (`province: Province')."
       (taxpro--province-declaration-matcher
        (1 'font-lock-keyword-face) (2 'font-lock-constant-face))
       ("\\_<\\(federal\\)[ \t]*[\"{]" 1 'font-lock-keyword-face)
-      (,(regexp-opt '("test" "year" "brackets" "if" "then" "else" "and" "or" "not" "in") 'symbols)
+      (,(regexp-opt '("test" "year" "brackets" "if" "then" "else" "and" "or" "not" "in" "mod" "of") 'symbols)
        . 'font-lock-keyword-face)
       ;; Literals.
       (,(taxpro--code-matcher taxpro--money-token) 0 (taxpro--money-face))
@@ -246,7 +247,7 @@ Elsewhere `province' may name a parameter (`province: Province')."
       (,(concat "^[ \t]*\\(" id "\\)[ \t]*=\\(?:[^=]\\|$\\)") 1 'taxpro-member-face)
       (,(concat "\\_<\\(" id "\\)[ \t]*:") 1 'font-lock-variable-name-face)
       ;; Operators.
-      ("->\\|\\.\\.\\|[=!<>]=\\|[-+*/<>=]" . 'taxpro-operator-face)))
+      ("->\\|\\.\\.\\|[=!<>]=\\|[-+*/<>=^×÷−]" . 'taxpro-operator-face)))
   "Font-lock keywords for `taxpro-mode'.")
 
 (defun taxpro--syntactic-face (state)

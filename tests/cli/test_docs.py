@@ -91,7 +91,7 @@ def test_the_builtin_functions_are_documented_as_declared(vocabulary):
     declared = {entry[2] for entry in vocabulary if entry[0] == "builtin"}
     documented = set()
     for row in table_rows(section("Built-in functions")):
-        documented |= set(re.findall(r"`([a-z_]+\([^`]*\): [A-Za-z]+)`", row[0]))
+        documented |= set(re.findall(r"`([a-z_0-9]+\([^`]*\): [A-Za-z]+)`", row[0]))
     assert documented == declared, (
         f"not documented: {sorted(declared - documented)}, not declared: {sorted(documented - declared)}")
 

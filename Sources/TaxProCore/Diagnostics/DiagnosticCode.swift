@@ -12,9 +12,13 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case malformedNumber = "malformed-number"
   case malformedMoney = "malformed-money"
   case malformedString = "malformed-string"
-  /// A literal with more significant digits than the 34 kept: an error, since rounding it would change what was
-  /// written (two such numbers could differ by 0).
+  /// A literal with more significant digits than the 34 kept: a warning; the value is rounded and marked inexact, so
+  /// what is computed from it prints with a mark rather than as exact.
   case inexactLiteral = "inexact-literal"
+  /// `15% * 200` typed as a calculation: a rate scaled by a number is a rate (3000%); `15% of 200` is 30.
+  case rateTimesNumber = "rate-times-number"
+  /// A number written with a leading zero (`00`, `0123`): most often what a shell left of `"$100"` after taking `$1`.
+  case leadingZeros = "leading-zeros"
   case numberTooLarge = "number-too-large"
   case chainedComparison = "chained-comparison"
   case topLevelExpression = "top-level-expression"
@@ -56,6 +60,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case divisionByZero = "division-by-zero"
   case overflow
   case outOfRange = "out-of-range"
+  /// The square root or logarithm of a negative number, a negative number to a fractional power.
+  case noRealValue = "no-real-value"
   case noFigures = "no-figures"
   /// Running what did not check: a formula with errors, an expression with errors.
   case hasErrors = "has-errors"
@@ -77,7 +83,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   /// `taxpro chart`, `:chart`: a result or part that is not Money.
   case chartType = "chart-type"
 
-  /// How bad a diagnostic of this code is: everything is an error but a jurisdiction without figures, which the
-  /// program can still run with.
-  public var severity: Severity { self == .noYears ? .warning : .error }
+  /// How bad a diagnostic of this code is: everything is an error but a rounded literal, a number with leading zeros
+  /// and a jurisdiction without figures, which the program can still run with.
+  public var severity: Severity {
+    self == .inexactLiteral || self == .noYears || self == .leadingZeros || self == .rateTimesNumber ? .warning : .error
+  }
 }

@@ -55,6 +55,12 @@ extension DiagnosticMessage {
 
   // MARK: inexact-literal, number-too-large, chained-comparison, top-level-expression
 
+  static func rateTimesNumber(_ shown: String) -> Self {
+    Self(.rateTimesNumber, "a rate times a number is a rate: this is \(shown)")
+  }
+  static func leadingZeros(_ written: String) -> Self {
+    Self(.leadingZeros, "the number '\(written)' starts with a zero")
+  }
   static var inexactLiteral: Self {
     Self(
       .inexactLiteral,
@@ -114,6 +120,9 @@ extension DiagnosticMessage {
     case .add: Self(.typeMismatch, "cannot add \(left) and \(right)")
     case .subtract: Self(.typeMismatch, "cannot subtract \(right) from \(left)")
     case .multiply: Self(.typeMismatch, "cannot multiply \(left) by \(right)")
+    case .power: Self(.typeMismatch, "cannot raise \(left) to a power of \(right)")
+    case .modulo: Self(.typeMismatch, "cannot take the remainder of \(left) divided by \(right)")
+    case .of: Self(.typeMismatch, "cannot take \(left) of \(right)")
     default: Self(.typeMismatch, "cannot divide \(left) by \(right)")
     }
   }
@@ -277,6 +286,7 @@ extension DiagnosticMessage {
   // MARK: division-by-zero, overflow, out-of-range, no-figures
 
   static var divisionByZero: Self { Self(.divisionByZero, "division by zero") }
+  static func noRealValue(_ why: String) -> Self { Self(.noRealValue, why) }
   static var overflow: Self { Self(.overflow, "the result is too large (TaxPro's numbers stay below 10^100)") }
   static func placesOutOfRange(_ shown: String) -> Self {
     Self(.outOfRange, "the number of places must be a whole number from -20 to 20, but it is \(shown)")

@@ -6,6 +6,7 @@ public enum Builtin: String, CaseIterable, Sendable {
   case min, max, abs, round, floor, ceil, clamp, tax
   case marginalRate = "marginal_rate"
   case averageRate = "average_rate"
+  case sqrt, ln, exp, log10
 
   public var name: String { rawValue }
 
@@ -20,6 +21,8 @@ public enum Builtin: String, CaseIterable, Sendable {
       .init("b", .exactly(.brackets), role: "the first argument"), .init("amount", .exactly(.money), role: "the amount"),
     ]
     let rounding = "Money to whole dollars, a Rate to whole percents, a Number to a whole number"
+    let number = BuiltinDeclaration.Parameter("x", .exactly(.number), role: "the argument of '\(name)'")
+    let approximate = "an approximation to about 32 digits, shown with `…` or `≈`. Numbers only, never Money."
     switch self {
     case .min:
       return BuiltinDeclaration(
@@ -57,6 +60,19 @@ public enum Builtin: String, CaseIterable, Sendable {
       return BuiltinDeclaration(
         name, brackets, result: .exactly(.rate),
         summary: "Tax as a share of the whole amount: `tax(b, amount) / amount` (0% when the amount is not positive).")
+    case .sqrt:
+      return BuiltinDeclaration(
+        name, [number], result: .exactly(.number),
+        summary: "The square root: exact when it is a decimal (`sqrt(2.25)` is 1.5), otherwise \(approximate)")
+    case .ln:
+      return BuiltinDeclaration(
+        name, [number], result: .exactly(.number), summary: "The natural logarithm (base e), \(approximate)")
+    case .exp:
+      return BuiltinDeclaration(name, [number], result: .exactly(.number), summary: "e to the power x, \(approximate)")
+    case .log10:
+      return BuiltinDeclaration(
+        name, [number], result: .exactly(.number),
+        summary: "The logarithm in base 10: exact for a power of ten (`log10(1000)` is 3), otherwise \(approximate)")
     }
   }
 
@@ -99,6 +115,18 @@ public enum Builtin: String, CaseIterable, Sendable {
           .clampReversed(low: ValueFormatter.format(values[1]), high: ValueFormatter.format(values[2])), at: call.span)
       }
       result = value < low ? values[1] : (value > high ? values[2] : values[0])
+    case .sqrt, .ln, .exp, .log10:
+      let x = try call.number(0)
+      do throws(ArithmeticError) {
+        switch self {
+        case .sqrt: result = .number(try x.squareRoot())
+        case .ln: result = .number(try x.naturalLogarithm())
+        case .exp: result = .number(try x.exponential())
+        default: result = .number(try x.commonLogarithm())
+        }
+      } catch {
+        throw call.evaluator.arithmeticFailure(error, at: call.span)
+      }
     case .tax, .marginalRate, .averageRate:
       guard let recorder = call.evaluator.recorder else {
         return try call.evaluator.bracketFunction(self, values[0], values[1], at: call.span)

@@ -116,6 +116,7 @@ public final class Evaluator {
     switch error {
     case .divisionByZero: fail(.divisionByZero, at: span)
     case .overflow: fail(.overflow, at: span)
+    case .noRealValue(let why): fail(.noRealValue(why), at: span)
     }
   }
 
@@ -289,6 +290,8 @@ public final class Evaluator {
     case .subtractPercentage: result = try a.subtracting(try a.multiplied(by: b))
     case .multiply: result = try a.multiplied(by: b)
     case .divide: result = type == .money ? try a.divided(by: b, places: 2) : try a.divided(by: b)
+    case .power: result = try a.raised(to: b)
+    case .modulo: result = try a.modulo(b)
     }
     return Value.numeric(type, result)
   }
@@ -495,7 +498,7 @@ public final class Evaluator {
     let tooLow = lower?.decimal.map { decimal < $0 } ?? false
     let tooHigh = upper?.decimal.map { decimal > $0 } ?? false
     guard tooLow || tooHigh else { return }
-    let range = [lower, upper].map { $0.map(ValueFormatter.format) ?? "…" }.joined(separator: " to ")
+    let range = [lower, upper].map { $0.map { ValueFormatter.format($0) } ?? "…" }.joined(separator: " to ")
     throw fail(
       .argumentOutOfRange(parameter.name, of: formula, range: range, value: ValueFormatter.format(value)),
       at: span, notes: [DiagnosticNote(.note, "the range is declared here", span: parameter.span)])

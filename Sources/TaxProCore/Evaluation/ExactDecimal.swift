@@ -3,6 +3,8 @@ public enum ArithmeticError: Error, Sendable, Equatable {
   /// The result is larger than TaxPro's decimal range (magnitude 10^100 and up).
   case overflow
   case divisionByZero
+  /// A result that is no real number: the square root or logarithm of a negative number. The text says which.
+  case noRealValue(String)
 }
 
 /// How to round when a decimal has more digits than wanted.
@@ -32,11 +34,24 @@ public struct ExactDecimal: Sendable {
   @usableFromInline var magnitude: UInt128
   @usableFromInline var exponent: Int
   @usableFromInline var negative: Bool
+  /// True when a digit was rounded away on the way to this value (a division that did not terminate, a product longer
+  /// than 34 digits, an approximation such as `sqrt`): the value is then a close neighbour of the true result, and
+  /// `ValueFormatter` marks it (`0.333333333333…`) so that a display never looks exact when it is not. Equality and
+  /// hashing ignore it. Explicit rounding (`round`, cents) gives an exact value again.
+  public var isInexact: Bool
 
-  @inlinable init(negative: Bool, magnitude: UInt128, exponent: Int) {
+  @inlinable init(negative: Bool, magnitude: UInt128, exponent: Int, inexact: Bool = false) {
     self.negative = magnitude == 0 ? false : negative
     self.magnitude = magnitude
     self.exponent = exponent
+    self.isInexact = inexact
+  }
+
+  /// The same value, marked as rounded (or not).
+  public func marked(inexact: Bool) -> ExactDecimal {
+    var copy = self
+    copy.isInexact = inexact
+    return copy
   }
 
   public static let zero = ExactDecimal(negative: false, magnitude: 0, exponent: 0)
@@ -100,6 +115,7 @@ extension ExactDecimal {
   ) throws(ArithmeticError) -> ExactDecimal {
     var magnitude = magnitude
     var exponent = exponent
+    var inexact = sticky
     let digits = digitCount(magnitude)
     if digits > precision {
       let drop = digits - precision
@@ -108,6 +124,7 @@ extension ExactDecimal {
       magnitude = quotient
       exponent += drop
       let half = divisor / 2
+      if remainder != 0 { inexact = true }
       if remainder > half || (remainder == half && (sticky || quotient & 1 == 1)) {
         magnitude += 1
         if magnitude == powersOfTen[precision] {
@@ -116,11 +133,11 @@ extension ExactDecimal {
         }
       }
     }
-    if magnitude == 0 { return .zero }
+    if magnitude == 0 { return ExactDecimal.zero.marked(inexact: inexact) }
     let adjusted = exponent + digitCount(magnitude) - 1
     if adjusted > maxAdjustedExponent { throw .overflow }
-    if adjusted < -maxAdjustedExponent - 1 { return .zero }
-    return ExactDecimal(negative: negative, magnitude: magnitude, exponent: exponent)
+    if adjusted < -maxAdjustedExponent - 1 { return ExactDecimal.zero.marked(inexact: true) }
+    return ExactDecimal(negative: negative, magnitude: magnitude, exponent: exponent, inexact: inexact)
   }
 }
 
@@ -128,11 +145,12 @@ extension ExactDecimal {
 
 extension ExactDecimal {
   public static prefix func - (value: ExactDecimal) -> ExactDecimal {
-    ExactDecimal(negative: !value.negative, magnitude: value.magnitude, exponent: value.exponent)
+    ExactDecimal(
+      negative: !value.negative, magnitude: value.magnitude, exponent: value.exponent, inexact: value.isInexact)
   }
 
   public var absoluteValue: ExactDecimal {
-    ExactDecimal(negative: false, magnitude: magnitude, exponent: exponent)
+    ExactDecimal(negative: false, magnitude: magnitude, exponent: exponent, inexact: isInexact)
   }
 
   /// Exponents within which a result of at most 20 digits can neither overflow nor underflow, so the small-value fast
@@ -140,10 +158,12 @@ extension ExactDecimal {
   @usableFromInline static let fastExponents = -60...60
 
   public func adding(_ other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
-    if other.magnitude == 0 { return self }
-    if magnitude == 0 { return other }
-    if let sum = smallSum(other) { return sum }
-    return try addingGeneral(other)
+    if other.magnitude == 0 && !other.isInexact { return self }
+    if magnitude == 0 && !isInexact { return other }
+    var sum: ExactDecimal
+    if let small = smallSum(other) { sum = small } else { sum = try addingGeneral(other) }
+    if isInexact || other.isInexact { sum.isInexact = true }
+    return sum
   }
 
   /// The sum when both magnitudes, aligned, fit in 63 bits (amounts of money, rates): the same result as the general
@@ -227,6 +247,14 @@ extension ExactDecimal {
   }
 
   public func multiplied(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
+    // An exact zero times anything is exactly zero.
+    if (magnitude == 0 && !isInexact) || (other.magnitude == 0 && !other.isInexact) { return .zero }
+    var product = try multipliedUnmarked(by: other)
+    if isInexact || other.isInexact { product.isInexact = true }
+    return product
+  }
+
+  func multipliedUnmarked(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
     if magnitude == 0 || other.magnitude == 0 { return .zero }
     // Small values (an amount times a rate): a product below 2^64 has at most 20 digits, nothing to round.
     if magnitude >> 64 == 0, other.magnitude >> 64 == 0 {
@@ -257,6 +285,13 @@ extension ExactDecimal {
 
   public func divided(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
     if other.magnitude == 0 { throw .divisionByZero }
+    if magnitude == 0 && !isInexact { return .zero }
+    var quotient = try dividedUnmarked(by: other)
+    if isInexact || other.isInexact { quotient.isInexact = true }
+    return quotient
+  }
+
+  func dividedUnmarked(by other: ExactDecimal) throws(ArithmeticError) -> ExactDecimal {
     if magnitude == 0 { return .zero }
     let (quotient, exponent, remainderIsZero) = try wideQuotient(by: other)
     return try Self.normalized(
@@ -409,14 +444,14 @@ extension ExactDecimal {
 
   /// The same value with trailing zeros removed from the magnitude (for hashing and printing).
   public var trimmed: ExactDecimal {
-    if magnitude == 0 { return .zero }
+    if magnitude == 0 { return ExactDecimal.zero.marked(inexact: isInexact) }
     var magnitude = self.magnitude
     var exponent = self.exponent
     while magnitude % 10 == 0 {
       magnitude /= 10
       exponent += 1
     }
-    return ExactDecimal(negative: negative, magnitude: magnitude, exponent: exponent)
+    return ExactDecimal(negative: negative, magnitude: magnitude, exponent: exponent, inexact: isInexact)
   }
 
   /// The decimal digits of the magnitude and the exponent of the last one; for formatting.
@@ -432,7 +467,8 @@ extension ExactDecimal {
 
   /// Multiplies by 10^power exactly (used for percent conversions).
   public func scaled(byPowerOfTen power: Int) throws(ArithmeticError) -> ExactDecimal {
-    try Self.normalized(negative: negative, magnitude: magnitude, exponent: exponent + power)
+    try Self.normalized(negative: negative, magnitude: magnitude, exponent: exponent + power).marked(
+      inexact: isInexact)
   }
 }
 
@@ -551,23 +587,15 @@ extension ExactDecimal {
     // Digits beyond the 38th are rounded half up there; `normalized` then rounds to the precision.
     let droppedNonZero = (firstDropped ?? 0) != 0 || laterDroppedNonZero
     if let first = firstDropped, first >= 5 { magnitude += 1 }
+    // Exact when no digit but zeros was dropped, here or by `normalized` (a long run of trailing zeros, as in
+    // 1219326311370000000000000000000000000000, is exact).
     let value = try normalized(negative: false, magnitude: magnitude, exponent: exponent, sticky: false)
-    // Exact when nothing but zeros was dropped, here or by `normalized` (which drops trailing zeros of a long number
-    // such as 10^41 without changing it).
-    var isExact = !droppedNonZero
-    if isExact && value.magnitude != magnitude {
-      let shift = value.exponent - exponent
-      if shift > 0 && shift <= 38 {
-        let (scaled, overflow) = value.magnitude.multipliedReportingOverflow(by: powersOfTen[shift])
-        isExact = !overflow && scaled == magnitude
-      } else {
-        isExact = false
-      }
-    }
-    return (value, isExact)
+    let exact = !droppedNonZero && !value.isInexact
+    return (value.marked(inexact: !exact), exact)
   }
 
-  /// Parses an optionally signed decimal string such as `-12.50`; nil when it is not one.
+  /// Parses an optionally signed decimal string such as `-12.50`; nil when it is not one (CSV fields and forms read
+  /// plain decimals only; scientific notation is the lexer's).
   public init?(_ text: String) {
     var bytes = Array(text.utf8)
     var negative = false
@@ -583,6 +611,29 @@ extension ExactDecimal {
     guard digits > 0, points <= 1 else { return nil }
     guard let parsed = try? Self.parse(digits: bytes) else { return nil }
     self = negative ? -parsed.value : parsed.value
+  }
+
+  /// Parses digits with an optional exponent, `1.2e39`, `2.5E-3`, `1_000e-2` (no sign before the digits; `_` and
+  /// anything that is not a digit or a point before the `e` are skipped). `isExact` is false when digits were rounded.
+  /// Throws `.overflow` for magnitudes of 10^100 and more.
+  public static func parse<Bytes: Collection<UInt8>>(scientific text: Bytes) throws(ArithmeticError) -> (
+    value: ExactDecimal, isExact: Bool
+  ) {
+    guard let marker = text.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else {
+      return try parse(digits: text)
+    }
+    let mantissa = try parse(digits: text[..<marker])
+    var exponent = 0
+    var negativeExponent = false
+    for byte in text[text.index(after: marker)...] {
+      if byte == UInt8(ascii: "-") { negativeExponent = true }
+      guard byte >= 48 && byte <= 57 else { continue }
+      // Beyond a thousand the value has overflowed or vanished whatever the digits: stop counting there.
+      exponent = Swift.min(exponent * 10 + Int(byte - 48), 100_000)
+    }
+    if mantissa.value.isZero { return mantissa }
+    let scaled = try mantissa.value.scaled(byPowerOfTen: negativeExponent ? -exponent : exponent)
+    return (scaled, mantissa.isExact && !scaled.isZero)
   }
 }
 

@@ -197,7 +197,7 @@ public struct ExplanationRenderer {
       renderBrackets(computation, builtin: builtin, showRates: !context.isTopLevel, depth: depth, into: &output)
     case .builtin(let builtin, let arguments):
       render(step.children, depth: depth, context: &context, into: &output)
-      let list = arguments.map(ValueFormatter.format).joined(separator: ", ")
+      let list = arguments.map { ValueFormatter.format($0) }.joined(separator: ", ")
       output.line("\(builtin.name)(\(list)) = \(value)", depth: depth)
     case .arithmetic(let operation, let left, let right):
       render(step.children, depth: depth, context: &context, into: &output)
@@ -306,7 +306,7 @@ public struct ExplanationRenderer {
       return operation == .add && left.decimal?.isZero == true
     case .multiply:
       return left.decimal?.isZero == true || right.decimal?.isZero == true
-    case .divide:
+    case .divide, .power, .modulo:
       return false
     }
   }

@@ -187,7 +187,8 @@ public struct FieldParser: Sendable {
     }
     let source = SourceFile(id: FileID(0), name: "", text: written)
     let lexed = Lexer.lex(source)
-    if let problem = lexed.diagnostics.first {
+    // Warnings (a leading zero, `007`) do not make a field wrong; the literal's errors do.
+    if let problem = lexed.diagnostics.first(where: { $0.severity == .error }) {
       // The lexer's word on a literal that starts as one (`$1,00`, `$0.005`); `abc` is just not an amount.
       let start = body.utf8.first ?? 0
       let startsAsLiteral = (start >= 48 && start <= 57) || (type == .money && start == UInt8(ascii: "$"))
@@ -201,7 +202,7 @@ public struct FieldParser: Sendable {
     let digits = source.bytes[(kind == .money ? 1 : 0)..<Int(token.end)]
     let value: ExactDecimal
     do {
-      let parsed = try ExactDecimal.parse(digits: digits)
+      let parsed = try ExactDecimal.parse(scientific: digits)
       guard parsed.isExact else {
         return (nil, "it has more digits than TaxPro keeps exactly (\(ExactDecimal.precision) significant digits)")
       }

@@ -29,6 +29,9 @@ public final class Session {
   public private(set) var year: Int
   var baseTrees: [SyntaxTree]
   var sessionTrees: [SyntaxTree] = []
+  /// The warnings of the last input given to `submit` (a number with leading zeros, a rounded literal), for the front
+  /// end to show beside its result.
+  public private(set) var warnings: [Diagnostic] = []
   /// `ans` and the values of `let`s typed in.
   public private(set) var values: [String: Value] = [:]
   var inputs: [FileID: SourceFile] = [:]
@@ -74,6 +77,13 @@ public final class Session {
     program = Checker.check(baseTrees + sessionTrees, predefined: values)
     if !program.years.isEmpty && !program.years.contains(year) { year = program.latestYear ?? year }
     return program.diagnostics.filter { $0.severity == .error }
+  }
+
+  /// Forgets `ans`, the `let` values and the declarations typed in (`:reset`); the loaded files and the year stay.
+  public func reset() {
+    values = [:]
+    sessionTrees = []
+    program = Checker.check(baseTrees)
   }
 
   /// A new source for input text.
@@ -176,6 +186,7 @@ public final class Session {
   public func submit(_ text: String, name: String = "<input>", firstLine: Int = 1) -> SessionOutcome {
     let source = makeSource(text, name: name, firstLine: firstLine)
     let tree = Parser.parse(source, mode: .interactive)
+    warnings = tree.diagnostics.filter { $0.severity == .warning }
     if tree.isIncomplete { return .incomplete }
     if tree.diagnostics.hasErrors { return .failed(tree.diagnostics) }
     if tree.declarations.isEmpty { return .nothing }
@@ -225,6 +236,7 @@ public final class Session {
         case .success(let value):
           values["ans"] = value
           lastValue = value
+          if let warning = Self.rateOfNumberWarning(expression, value, source) { warnings.append(warning) }
         }
       default:
         break
@@ -233,6 +245,27 @@ public final class Session {
     if let lastValue { return .value(lastValue) }
     if !testOutcomes.isEmpty { return .tested(testOutcomes) }
     return .defined(definitions)
+  }
+
+  /// `15% * 200` typed as a calculation is 3000% (a rate scaled by a number stays a rate, as `13% * 2` is 26%); what a
+  /// calculator user most likely wanted is `15% of 200`, 30. Said for a rate literal times a number literal only, when
+  /// the result is 100% or more.
+  static func rateOfNumberWarning(_ expression: Expression, _ value: Value, _ source: SourceFile) -> Diagnostic? {
+    // A result below 100% (`13% * 2`) is most likely a rate scaled on purpose.
+    guard case .binary(.multiply, let left, let right, _) = expression.kind, case .rate(let fraction) = value,
+      fraction.absoluteValue >= .one
+    else { return nil }
+    let (rate, number): (Expression, Expression)
+    switch (left.kind, right.kind) {
+    case (.rate, .number): (rate, number) = (left, right)
+    case (.number, .rate): (rate, number) = (right, left)
+    default: return nil
+    }
+    let suggestion = source.text(of: rate.span) + " of " + source.text(of: number.span)
+    return Diagnostic(
+      .rateTimesNumber(ValueFormatter.format(value)), at: expression.span,
+      notes: [DiagnosticNote(.help, "for the rate of the number, write '\(suggestion)'")],
+      fixes: [Fix(title: "Write '\(suggestion)'", replacements: [TextReplacement(span: expression.span, text: suggestion)])])
   }
 
   func conflict(_ name: Identifier) -> Diagnostic? {

@@ -54,7 +54,8 @@ public enum Value: Hashable, Sendable {
   /// Rebuilds a numeric value of the same type; money is rounded to the cent.
   public static func numeric(_ type: TaxType, _ value: ExactDecimal) -> Value {
     switch type {
-    case .money: .money(value.rounded(places: 2, .halfAwayFromZero))
+    // Whole cents by rule: an amount is exact once rounded to them, whatever its inputs were.
+    case .money: .money(value.rounded(places: 2, .halfAwayFromZero).marked(inexact: false))
     case .rate: .rate(value)
     default: .number(value)
     }

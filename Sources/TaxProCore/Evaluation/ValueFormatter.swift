@@ -1,15 +1,16 @@
 /// Prints values the way the brief's table says: `$1,234.56`, `-$12.00`, `13%`, `15.0198%`, `0.333333333333`, `2.5`.
 public enum ValueFormatter {
-  /// Significant digits shown for a `Number`.
+  /// Significant digits shown for a `Number` that is not exact (`:digits` and `--digits` choose others).
   public static let numberDigits = 12
   /// Decimals of a percentage shown for a `Rate`.
   public static let rateDecimals = 4
 
-  public static func format(_ value: Value) -> String {
+  /// The value as TaxPro shows it; `digits` is how many significant digits a Number that is not exact shows.
+  public static func format(_ value: Value, digits: Int = numberDigits) -> String {
     switch value {
     case .money(let amount): money(amount)
     case .rate(let rate): self.rate(rate)
-    case .number(let number): self.number(number)
+    case .number(let number): self.number(number, digits: digits)
     case .bool(let flag): flag ? "true" : "false"
     case .text(let text): text
     case .province(let code): code
@@ -105,19 +106,37 @@ public enum ValueFormatter {
     return trimmed(rounded) + "%"
   }
 
-  /// At most 12 significant digits, no trailing zeros; scientific notation only for very large or small numbers.
-  public static func number(_ value: ExactDecimal) -> String {
-    if value.isZero { return "0" }
-    let rounded = value.rounded(significantDigits: numberDigits).trimmed
-    let (digits, exponent) = rounded.digitsAndExponent
+  /// A Number as it is: every digit when it is exact (TaxPro keeps at most 34), so that what is shown is the value and
+  /// reads back as it (`12345678901234`, `0.1`, `1.2e39`). A value that was rounded on the way (`1/3`, `sqrt(2)`, a
+  /// product longer than 34 digits) shows its first `digits` significant digits, cut off rather than rounded, and a
+  /// mark: `0.333333333333…`, or `≈ 1.21932631137e39` in scientific notation, or `≈ 2` when the digits shown are all
+  /// it has. The whole part of a number below 10^34 is always shown in full. Scientific notation is used from 10^34 up
+  /// and below 10^-6.
+  public static func number(_ value: ExactDecimal, digits: Int = numberDigits) -> String {
+    if value.isZero { return value.isInexact ? "≈ 0" : "0" }
+    guard value.isInexact else { return plainOrScientific(value.trimmed) }
+    let (all, exponent) = value.trimmed.digitsAndExponent
+    let adjusted = exponent + all.count - 1
+    // A whole part is never cut into zeros (`33333333333333…`, not `33333333333300…`).
+    let wanted = adjusted < ExactDecimal.precision ? max(digits, adjusted + 1) : digits
+    let shown = max(1, min(wanted, ExactDecimal.precision))
+    let cut = value.rounded(places: shown - 1 - adjusted, .towardZero).trimmed.marked(inexact: false)
+    let text = plainOrScientific(cut)
+    if all.count <= shown { return "≈ " + text }
+    return text.contains("e") ? "≈ " + text : text + "…"
+  }
+
+  /// Plain notation for magnitudes from 10^-6 to below 10^34, scientific (`1.2e39`, `2.5e-7`) beyond.
+  static func plainOrScientific(_ value: ExactDecimal) -> String {
+    let (digits, exponent) = value.digitsAndExponent
     let adjusted = exponent + digits.count - 1
-    if adjusted >= 15 || adjusted < -6 {
-      var text = rounded.isNegative ? "-" : ""
+    if adjusted >= ExactDecimal.precision || adjusted < -6 {
+      var text = value.isNegative ? "-" : ""
       text += String(digits[0])
       if digits.count > 1 { text += "." + digits.dropFirst().map(String.init).joined() }
       return text + "e" + String(adjusted)
     }
-    return trimmed(rounded)
+    return trimmed(value)
   }
 
   /// Plain notation with trailing fractional zeros removed.
@@ -163,7 +182,7 @@ public enum ValueFormatter {
       "\"" + text.replacingOccurrences("\\", with: "\\\\").replacingOccurrences("\"", with: "\\\"") + "\""
     case .rate(let fraction):
       ((try? fraction.scaled(byPowerOfTen: 2)) ?? fraction).trimmed.description + "%"
-    case .number(let number): number.trimmed.description
+    case .number(let number): plainOrScientific(number.trimmed)
     default: format(value)
     }
   }

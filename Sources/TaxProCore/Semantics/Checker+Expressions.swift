@@ -130,10 +130,23 @@ extension Checker {
     case .multiply:
       switch (left, right) {
       case (.money, .number), (.money, .rate), (.number, .money), (.rate, .money): return (.multiply, .money)
+      // Scaling a rate keeps it a rate: `13% * 2` is 26%. A rate *of* a number is written with `of`.
       case (.rate, .rate), (.rate, .number), (.number, .rate): return (.multiply, .rate)
       case (.number, .number): return (.multiply, .number)
       default: return nil
       }
+    case .of:
+      // `10% of $200` is `$200 * 10%`, and `15% of 200` is 30: a rate of something is of that thing's type.
+      guard left == .rate, right.isNumeric else { return nil }
+      return (.multiply, right)
+    case .power:
+      // An amount to a power has no unit; a growth factor (Number) or a Rate may be raised to a Number.
+      guard right == .number, left == .number || left == .rate else { return nil }
+      return (.power, left)
+    case .modulo:
+      if left == right && left.isNumeric { return (.modulo, left) }
+      if left == .money && right == .number { return (.modulo, .money) }
+      return nil
     case .divide:
       switch (left, right) {
       case (.money, .number), (.money, .rate): return (.divide, .money)
@@ -183,9 +196,11 @@ extension Checker {
         return .invalid(span)
       }
       return TypedExpression(.comparison(op, typedLeft, typedRight), .bool, span)
-    case .add, .subtract, .multiply, .divide:
+    case .add, .subtract, .multiply, .divide, .power, .modulo, .of:
       if let (operation, type) = Checker.arithmetic(op, l, r) {
-        return TypedExpression(.arithmetic(operation, typedLeft, typedRight), type, span)
+        // `X of Y` is evaluated (and explained) as `Y × X`.
+        let (first, second) = op == .of ? (typedRight, typedLeft) : (typedLeft, typedRight)
+        return TypedExpression(.arithmetic(operation, first, second), type, span)
       }
       reportArithmetic(op, left, right, l, r, operatorSpan, span)
       return .invalid(span)
@@ -220,6 +235,15 @@ extension Checker {
       notes.append(
         DiagnosticNote(
           .note, "money times money has no meaning; multiply an amount by a Rate (13%) or a Number (2)"))
+    } else if op == .power && l == .money {
+      notes.append(
+        DiagnosticNote(
+          .note,
+          "an amount of money to a power has no meaning; raise the growth factor instead: $1,000 * (1 + 5%)^30"))
+    } else if op == .power {
+      notes.append(DiagnosticNote(.note, "a power is a Number or a Rate raised to a Number: 2^10, (1 + 5%)^30"))
+    } else if op == .of {
+      notes.append(DiagnosticNote(.note, "'of' takes a rate of something: 10% of $200"))
     } else if op == .divide && r == .money {
       notes.append(
         DiagnosticNote(.note, "only an amount can be divided by an amount: $200 / $800 is 25%"))

@@ -8,6 +8,10 @@ public enum ArithmeticOperation: Sendable {
   case subtractPercentage
   case multiply
   case divide
+  /// `x ^ n`: exact for a whole `n`, an approximation (marked) otherwise.
+  case power
+  /// `a mod b`: the remainder with the sign of `b`.
+  case modulo
 
   public var symbol: String {
     switch self {
@@ -15,6 +19,8 @@ public enum ArithmeticOperation: Sendable {
     case .subtract, .subtractPercentage: "-"
     case .multiply: "×"
     case .divide: "÷"
+    case .power: "^"
+    case .modulo: "mod"
     }
   }
 }

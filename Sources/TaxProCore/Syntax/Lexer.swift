@@ -197,6 +197,28 @@ public struct Lexer {
       scanDigits()
     }
     checkUnderscores(start, index)
+    // Scientific notation, as TaxPro prints very large and very small numbers: `1.2e39`, `2.5E-3`.
+    if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+      let signed = peek(1) == UInt8(ascii: "-") || peek(1) == UInt8(ascii: "+")
+      if Lexer.isDigit(peek(signed ? 2 : 1)) {
+        index += signed ? 2 : 1
+        while index < bytes.count, Lexer.isDigit(bytes[index]) { index += 1 }
+      }
+    }
+    if bytes[start] == UInt8(ascii: "0"), start + 1 < index, Lexer.isDigit(bytes[start + 1]), !stoppedEarly,
+      diagnostics.count < Lexer.maximumErrors
+    {
+      let written = String(decoding: bytes[start..<index], as: UTF8.self)
+      diagnostics.append(
+        Diagnostic(
+          .leadingZeros(written), at: span(start, index),
+          notes: [
+            DiagnosticNote(
+              .note,
+              "a shell replaces $1 inside double quotes: \"$100\" reaches TaxPro as \"00\"; put the expression in single quotes ('$100 + 15%')"
+            )
+          ]))
+    }
     if peek() == UInt8(ascii: "%") {
       index += 1
       add(.rate, start)
@@ -357,6 +379,13 @@ public struct Lexer {
     } else if let kind = symbols.single[Int(byte)] {
       index += 1
       add(kind, start)
+    } else if byte >= 0x80,
+      let symbol = symbols.unicode.first(where: { symbol in
+        symbol.bytes.indices.allSatisfy { peek($0) == symbol.bytes[$0] }
+      })
+    {
+      index += symbol.bytes.count
+      add(symbol.kind, start)
     } else if byte == UInt8(ascii: "!") {
       index += 1
       error(.unexpectedBang, start, index,
@@ -382,10 +411,11 @@ public struct Lexer {
     var notes: [DiagnosticNote] = []
     switch text {
     case "%": notes.append(DiagnosticNote(.help, "a rate is written with its number, like 13%"))
-    case "^": notes.append(DiagnosticNote(.help, "TaxPro has no power operator; multiply instead"))
+    case "\u{2026}", "\u{2248}":
+      notes.append(DiagnosticNote(.help, "'…' and '≈' mark a value shown rounded; use ans for the value itself"))
     case "&", "|": notes.append(DiagnosticNote(.help, "write 'and' / 'or'"))
     case "'": notes.append(DiagnosticNote(.help, "text is written in double quotes"))
-    case "\u{2212}": notes.append(DiagnosticNote(.help, "use the ASCII minus sign '-'"))
+    case "\u{00B7}", "\u{2715}", "\u{2217}": notes.append(DiagnosticNote(.help, "write '*' (or '×') to multiply"))
     default: break
     }
     let shown = text.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value < 127 || $0.value > 160 }

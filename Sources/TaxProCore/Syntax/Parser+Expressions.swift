@@ -82,8 +82,20 @@ extension Parser {
       advance()
       return parseUnary()
     default:
-      return parsePostfix()
+      return parsePower()
     }
+  }
+
+  /// `base ^ exponent`: tighter than unary minus on its left (`-2^2` is `-(2^2)`), and the exponent may have its own
+  /// sign and power (`2^-2`, `2^3^2` is `2^(3^2)`).
+  mutating func parsePower() -> Expression {
+    let base = parsePostfix()
+    guard at(.caret) else { return base }
+    let token = advance()
+    guard enter() else { return base }
+    defer { depth -= 1 }
+    let exponent = parseUnary()
+    return Expression(.binary(.power, base, exponent, operatorSpan: span(token)), base.span.to(exponent.span))
   }
 
   mutating func parseNot() -> Expression {
@@ -277,12 +289,9 @@ extension Parser {
   mutating func literalValue(_ token: Token, dropping prefix: Int) -> ExactDecimal {
     let bytes = source.bytes[(Int(token.start) + prefix)..<Int(token.end)]
     do {
-      let (value, isExact) = try ExactDecimal.parse(digits: bytes)
-      if !isExact {
-        // Rounding it in silence would change what was written (a difference of two such numbers could come out 0).
-        self.error(
-          .inexactLiteral, at: span(token),
-          notes: [DiagnosticNote(.help, "write at most \(ExactDecimal.precision) significant digits")])
+      let (value, isExact) = try ExactDecimal.parse(scientific: bytes)
+      if !isExact && !tooManyErrors && diagnostics.count < Parser.maximumDiagnostics {
+        diagnostics.append(Diagnostic(.inexactLiteral, at: span(token)))
       }
       return value
     } catch {

@@ -205,9 +205,40 @@ public struct Parser {
       if at(.identifier) || at(.number) || at(.money) || at(.rate) {
         notes.append(DiagnosticNote(.help, "is an operator or a ',' missing before \(describe(current))?"))
       }
+      notes += calculatorHints()
       errorAtCurrent(.unexpected(describe(current), after: what), notes: notes)
     }
     skipRestOfLine()
+  }
+
+  /// What someone used to another calculator meant by a line that stopped here: `x = 5` (a `let`), `1,000` (digits
+  /// grouped with commas, which only amounts of money have).
+  func calculatorHints() -> [DiagnosticNote] {
+    guard position > 0 else { return [] }
+    let previous = tokens[position - 1]
+    if at(.equal), previous.kind == .identifier, previous.startsLine || position == 1 {
+      var end = position
+      while end + 1 < tokens.count, tokens[end + 1].kind != .newline, tokens[end + 1].kind != .endOfFile { end += 1 }
+      let statement = source.text(of: Span(file: source.id, start: Int(previous.start), end: Int(tokens[end].end)))
+      return [DiagnosticNote(.help, "did you mean 'let \(statement)'? A name is given a value with 'let'")]
+    }
+    if at(.comma), previous.kind == .number, peekKind(1) == .number {
+      var digits = text(previous)
+      var grouped = text(previous)
+      var index = position
+      while index + 1 < tokens.count, tokens[index].kind == .comma, tokens[index + 1].kind == .number,
+        tokens[index + 1].start == tokens[index].end
+      {
+        digits += text(tokens[index + 1])
+        grouped += "_" + text(tokens[index + 1])
+        index += 2
+      }
+      return [
+        DiagnosticNote(
+          .help, "a number is written without commas: \(digits) or \(grouped); commas group the digits of amounts of money only")
+      ]
+    }
+    return []
   }
 
   /// Skips what is left of a statement that went wrong: to the end of its line, and never into a declaration.

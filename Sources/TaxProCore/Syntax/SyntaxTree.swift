@@ -28,6 +28,12 @@ public enum BinaryOperator: String, CaseIterable, Sendable {
   case greaterEqual = ">="
   case and = "and"
   case or = "or"
+  /// `2 ^ 10`: binds tighter than unary minus and groups to the right (`-2^2` is -4, `2^3^2` is 512).
+  case power = "^"
+  /// `10 mod 3`: the remainder, with the divisor's sign.
+  case modulo = "mod"
+  /// `10% of $200`: `$200 * 10%`.
+  case of = "of"
 
   /// Binding strength; higher binds tighter.
   public var precedence: Int {
@@ -36,7 +42,8 @@ public enum BinaryOperator: String, CaseIterable, Sendable {
     case .and: 2
     case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: 4
     case .add, .subtract: 5
-    case .multiply, .divide: 6
+    case .multiply, .divide, .modulo, .of: 6
+    case .power: 7
     }
   }
 

@@ -4,10 +4,10 @@ public enum TokenKind: UInt8, Sendable {
   case identifier, number, money, rate, string
   // Keywords.
   case kwFormula, kwLet, kwTest, kwParameters, kwProvince, kwFederal, kwYear, kwBrackets
-  case kwIf, kwThen, kwElse, kwAnd, kwOr, kwNot, kwIn, kwTrue, kwFalse
+  case kwIf, kwThen, kwElse, kwAnd, kwOr, kwNot, kwIn, kwMod, kwOf, kwTrue, kwFalse
   // Punctuation and operators.
   case plus, minus, star, slash, leftParen, rightParen, leftBrace, rightBrace, comma, colon, dot, dotDot
-  case equal, equalEqual, bangEqual, less, lessEqual, greater, greaterEqual, arrow
+  case equal, equalEqual, bangEqual, less, lessEqual, greater, greaterEqual, arrow, caret
   /// A line break that ends a statement (see `StatementEnds`, in `Lexer.swift`); other line breaks produce no token.
   case newline
   /// A character or literal the lexer could not make sense of (already reported).

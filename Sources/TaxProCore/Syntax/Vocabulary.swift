@@ -66,16 +66,27 @@ public enum Vocabulary {
       spelling: "not", kind: .kwNot, isReserved: true, placement: .expression,
       help: "`not condition`: true when the condition is false"),
     Keyword(spelling: "in", kind: .kwIn, isReserved: true, placement: .none, help: nil),
+    Keyword(
+      spelling: "mod", kind: .kwMod, isReserved: true, placement: .infix,
+      help: "The remainder of a division, with the sign of the divisor: `10 mod 3` is 1, `-7 mod 3` is 2"),
+    Keyword(
+      spelling: "of", kind: .kwOf, isReserved: true, placement: .infix,
+      help: "A rate of an amount: `10% of $200` is `$200 * 10%`, $20.00"),
     Keyword(spelling: "true", kind: .kwTrue, isReserved: true, placement: .expression, help: nil),
     Keyword(spelling: "false", kind: .kwFalse, isReserved: true, placement: .expression, help: nil),
   ]
 
-  /// Operators and punctuation, one or two characters each.
+  /// Operators and punctuation, one or two ASCII characters each.
   public static let symbols: [(spelling: String, kind: TokenKind)] = [
     ("+", .plus), ("-", .minus), ("*", .star), ("/", .slash), ("(", .leftParen), (")", .rightParen),
     ("{", .leftBrace), ("}", .rightBrace), (",", .comma), (":", .colon), (".", .dot), ("..", .dotDot),
     ("=", .equal), ("==", .equalEqual), ("!=", .bangEqual), ("<", .less), ("<=", .lessEqual), (">", .greater),
-    (">=", .greaterEqual), ("->", .arrow),
+    (">=", .greaterEqual), ("->", .arrow), ("^", .caret),
+  ]
+
+  /// The typographic signs that explanations print and people copy, each read as the ASCII operator of its kind.
+  public static let symbolAliases: [(spelling: String, kind: TokenKind)] = [
+    ("\u{00D7}", .star), ("\u{00F7}", .slash), ("\u{2212}", .minus),
   ]
 
   /// Every keyword, symbol, type, built-in function and diagnostic code, a line each (`keyword formula reserved`,
@@ -84,7 +95,7 @@ public enum Vocabulary {
   /// `docs/LANGUAGE.md`.
   public static var listing: String {
     var lines = keywords.map { "keyword \($0.spelling) \($0.isReserved ? "reserved" : "contextual")" }
-    lines += symbols.map { "symbol \($0.spelling)" }
+    lines += (symbols + symbolAliases).map { "symbol \($0.spelling)" }
     lines += TaxType.writable.map { "type \($0)" }
     lines += Builtin.allCases.map { "builtin \($0.name) \($0.declaration.signature)" }
     lines += DiagnosticCode.allCases.map { "diagnostic \($0.rawValue) \($0.severity.rawValue)" }
@@ -101,7 +112,9 @@ public enum Vocabulary {
   static let spellings: [String] = {
     var spellings = Array(repeating: "", count: Int(TokenKind.endOfFile.rawValue) + 1)
     for keyword in keywords { spellings[Int(keyword.kind.rawValue)] = keyword.spelling }
-    for symbol in symbols { spellings[Int(symbol.kind.rawValue)] = symbol.spelling }
+    for symbol in symbols where spellings[Int(symbol.kind.rawValue)].isEmpty {
+      spellings[Int(symbol.kind.rawValue)] = symbol.spelling
+    }
     return spellings
   }()
 
@@ -120,7 +133,7 @@ public enum Vocabulary {
   /// The contextual keywords, for the parser (which decides by what follows whether a name is one).
   static let contextualWords = WordTable(keywords.filter { !$0.isReserved }.map { ($0.spelling, $0.kind) })
   /// The operators and punctuation, for the lexer.
-  static let symbolTable = PunctuationTable(symbols)
+  static let symbolTable = PunctuationTable(symbols + symbolAliases)
 }
 
 /// Words looked up by their bytes without making a string: asked of every name the lexer reads, so it must cost little
@@ -183,14 +196,19 @@ struct PunctuationTable: Sendable {
   /// The byte that makes a two-character symbol after each byte (0 for none), and that symbol.
   let second: [UInt8]
   let pair: [TokenKind?]
+  /// Symbols outside ASCII (`×`), by their UTF-8 bytes.
+  let unicode: [(bytes: [UInt8], kind: TokenKind)]
 
   init(_ symbols: [(spelling: String, kind: TokenKind)]) {
     var single = [TokenKind?](repeating: nil, count: 256)
     var second = [UInt8](repeating: 0, count: 256)
     var pair = [TokenKind?](repeating: nil, count: 256)
+    var unicode: [(bytes: [UInt8], kind: TokenKind)] = []
     for symbol in symbols {
       let bytes = Array(symbol.spelling.utf8)
-      if bytes.count == 1 {
+      if bytes.contains(where: { $0 >= 0x80 }) {
+        unicode.append((bytes, symbol.kind))
+      } else if bytes.count == 1 {
         single[Int(bytes[0])] = symbol.kind
       } else if bytes.count == 2 {
         // One two-character symbol per first character (a test lexes every symbol of the table as itself).
@@ -201,5 +219,6 @@ struct PunctuationTable: Sendable {
     self.single = single
     self.second = second
     self.pair = pair
+    self.unicode = unicode
   }
 }

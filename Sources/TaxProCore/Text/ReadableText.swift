@@ -404,6 +404,10 @@ public struct ReadableText {
       case .add, .addPercentage: return a + " plus " + b
       case .subtract, .subtractPercentage: return a + " minus " + b
       case .divide: return a + " divided by " + b
+      case .power:
+        if Self.isSum(left) { a = "(" + a + ")" }
+        return a + " to the power " + b
+      case .modulo: return "the remainder of " + a + " divided by " + b
       }
     case .builtin(.min, let arguments) where arguments.count == 2:
       guard let a = part(arguments[0]), let b = part(arguments[1]) else { return nil }

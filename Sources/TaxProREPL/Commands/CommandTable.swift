@@ -22,8 +22,8 @@ enum CommandArgument: Sendable {
 /// its handler, a method of `REPL` (in a `REPL+….swift` file of this folder) that the entry names. `:help`, `:help
 /// :name`, Tab completion and "did you mean" all read the entry; nothing else lists commands.
 enum REPLCommand: String, CaseIterable, Sendable {
-  case help, type, explain, ask, lesson, glossary, topics, search, load, reload, year, profile, save, records, plot,
-    chart, quit
+  case help, type, explain, ask, lesson, glossary, topics, search, load, reload, year, digits, vars, reset, profile
+  case save, records, plot, table, chart, quit
 
   /// The command's help, what Tab offers after it, and what runs it.
   var entry: CommandInfo {
@@ -95,6 +95,22 @@ enum REPLCommand: String, CaseIterable, Sendable {
         command: self, usage: "[YYYY]", summary: "the tax year whose figures are used",
         details: "Without YYYY, the current year and the years with figures.", argument: .year,
         run: .text(REPL.yearCommand))
+    case .digits:
+      CommandInfo(
+        command: self, usage: "[N]", summary: "how many digits a number that is not exact shows (1 to 34)",
+        details: """
+          An exact number always shows every digit (12345678901234, 0.1). One that was rounded on the way (1/3, \
+          sqrt(2)) shows N significant digits and a mark: 0.333333333333… or ≈ 1.2193e39. Without N, the current \
+          setting (12 at the start).
+          """, run: .text(REPL.digitsCommand))
+    case .vars:
+      CommandInfo(
+        command: self, summary: "the names this session defined with let, and their values",
+        details: "ans, the last value, is listed too. :reset forgets them.", run: .plain(REPL.varsCommand))
+    case .reset:
+      CommandInfo(
+        command: self, summary: "forget the session's let names, formulas and ans",
+        details: "Loaded files, the year and your profile stay.", run: .plain(REPL.resetCommand))
     case .profile:
       CommandInfo(
         command: self, usage: "[NAME [VALUE]]", summary: "your values, remembered between runs and offered by :ask",
@@ -118,6 +134,11 @@ enum REPLCommand: String, CaseIterable, Sendable {
           Example: :plot tax(ON.income_tax, income) over income from $0 to $250,000. With --svg FILE the chart \
           is written to FILE as SVG instead of drawn in the terminal.
           """, argument: .expression, run: .text(REPL.plotCommand))
+    case .table:
+      CommandInfo(
+        command: self, usage: "EXPR over NAME from A to B step S", summary: "a table of EXPR as NAME goes from A to B",
+        details: "Example: :table tax(ON.income_tax, income) over income from $0 to $100,000 step $20,000. At most 1,000 rows.",
+        argument: .expression, run: .text(REPL.tableCommand))
     case .chart:
       CommandInfo(
         command: self, usage: "EXPR [--svg FILE [--bars]]", summary: "where the money of a result goes: its parts as bars",

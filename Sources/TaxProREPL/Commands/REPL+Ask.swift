@@ -77,6 +77,8 @@ extension REPL {
         switch answer(text, for: parameter, in: formula, answers: answers) {
         case .success(let value):
           answers.append(value)
+          // Show what a plain number or a province's name was taken as.
+          if ValueFormatter.format(value) != text { note("  \(parameter.name) = \(ValueFormatter.format(value))") }
           break asking
         case .failure(let problem):
           report(problem.diagnostics)
@@ -148,15 +150,26 @@ extension REPL {
   func checkedAnswer(
     _ text: String, for parameter: FormulaParameter, answers: [Value], earlier: [(name: String, type: TaxType)]
   ) -> Result<Value, AnswerProblem> {
+    if let taken = formValue(text, for: parameter.type) {
+      return taken.flatMap { value in
+        rangeProblem(value, parameter, answers: answers).map { .failure($0) } ?? .success(value)
+      }
+    }
+    let choices = parameter.type == .province ? "; the choices are \(provinceChoices)" : ""
     let typed: TypedExpression
     switch session.compile(text, name: "<answer>", locals: earlier) {
     case .failure(let list):
-      return .failure(AnswerProblem(message: "that is not a \(parameter.type); try again", diagnostics: list.diagnostics))
+      // An unknown name where a province is wanted: the list of choices says more than "unknown name".
+      if parameter.type == .province, REPL.isName(text) {
+        return .failure(AnswerProblem(message: "'\(text)' is not a province or territory\(choices)"))
+      }
+      return .failure(
+        AnswerProblem(message: "that is not a \(parameter.type); try again\(choices)", diagnostics: list.diagnostics))
     case .success(let compiled):
       typed = compiled
     }
     guard typed.type == parameter.type else {
-      var message = "\(parameter.name) is \(parameter.type), but '\(text)' is \(typed.type)"
+      var message = "\(parameter.name) is \(parameter.type), but '\(text)' is \(typed.type)\(choices)"
       if let hint = REPL.hint(text, given: typed.type, wanted: parameter.type) { message += "; did you mean \(hint)?" }
       return .failure(AnswerProblem(message: message))
     }
@@ -180,7 +193,7 @@ extension REPL {
     let tooLow = lower?.decimal.map { decimal < $0 } ?? false
     let tooHigh = upper?.decimal.map { decimal > $0 } ?? false
     guard tooLow || tooHigh else { return nil }
-    let range = [lower, upper].map { $0.map(ValueFormatter.format) ?? "…" }.joined(separator: " to ")
+    let range = [lower, upper].map { $0.map { ValueFormatter.format($0) } ?? "…" }.joined(separator: " to ")
     return AnswerProblem(message: "\(parameter.name) must be from \(range), but \(ValueFormatter.format(value)) is \(tooLow ? "below" : "above") that")
   }
 

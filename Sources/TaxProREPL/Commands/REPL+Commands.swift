@@ -6,7 +6,12 @@ extension REPL {
     let text = line.drop(while: \.isWhitespace).dropFirst()
     let name = String(text.prefix { !$0.isWhitespace })
     let argument = text.dropFirst(name.count).trimmed
-    guard let command = REPLCommand(named: name) else {
+    let prefixed = name.isEmpty ? [] : CommandTable.names.filter { $0.hasPrefix(name) }
+    if REPLCommand(named: name) == nil, prefixed.count > 1 {
+      complain("':\(name)' is ambiguous: it could be " + prefixed.map { ":" + $0 }.joined(separator: ", "))
+      return
+    }
+    guard let command = REPLCommand(named: name) ?? (prefixed.count == 1 ? REPLCommand(named: prefixed[0]) : nil) else {
       var message = name.isEmpty ? "a command name is needed after ':'" : "unknown command ':\(name)'"
       if !name.isEmpty, let suggestion = NameSuggestions.closest(to: name, among: CommandTable.names) {
         message += "; did you mean ':\(suggestion)'?"

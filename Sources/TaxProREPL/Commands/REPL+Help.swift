@@ -27,7 +27,7 @@ extension REPL {
     let program = session.program
     return program.formulas.map(\.name) + Builtin.allCases.map(\.name) + Array(program.jurisdictions.keys)
       + TaxType.writable.map(\.description) + program.constants.map(\.name) + Array(session.values.keys)
-      + CommandTable.names.map { ":" + $0 }
+      + CommandTable.names.map { ":" + $0 } + ["ans"]
   }
 
   func overview() {
@@ -92,9 +92,17 @@ extension REPL {
     if let value = session.values[name] {
       let what = name == "ans" ? "the last result" : "defined in this session"
       return [
-        style(name, .name) + " = " + style(ValueFormatter.format(value), .value) + ": "
+        style(name, .name) + " = " + style(ValueFormatter.format(value, digits: digits), .value) + ": "
           + style(value.type.description, .type) + " (\(what))"
       ]
+    }
+    if name == "ans" {
+      // Before the first result `ans` has no value, but it is still a word of the REPL.
+      return [style("ans", .name) + " (the last result)"]
+        + TextLayout.wrap(
+          "The value of the last expression typed, of its type: after $85,000 * 13%, ans is $11,050.00 and "
+            + "ans / 12 its twelfth. No result yet in this session; :vars lists the names and their values.",
+          width: width, first: "  ")
     }
     if CommandTable.command(named: name) != nil { return commandHelp(name) }
     return nil

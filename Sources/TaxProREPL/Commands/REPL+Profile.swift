@@ -102,18 +102,35 @@ extension REPL {
       }
       return
     }
-    let value: Value
-    switch session.compile(rest, name: "<profile>", locals: []) {
-    case .failure(let list):
-      report(list.diagnostics)
-      return
-    case .success(let typed):
-      switch session.evaluate(typed, locals: []) {
+    var value: Value
+    let input = inputType(named: name)
+    if let input, let taken = formValue(rest, for: input.type) {
+      switch taken {
+      case .failure(let problem):
+        complain(problem.message)
+        return
+      case .success(let given): value = given
+      }
+    } else {
+      switch session.compile(rest, name: "<profile>", locals: []) {
       case .failure(let list):
         report(list.diagnostics)
         return
-      case .success(let computed): value = computed
+      case .success(let typed):
+        switch session.evaluate(typed, locals: []) {
+        case .failure(let list):
+          report(list.diagnostics)
+          return
+        case .success(let computed): value = computed
+        }
       }
+    }
+    // A value :ask could never offer is refused, with the reason, rather than kept to be silently ignored.
+    if let input, value.type != input.type {
+      var message = "\(name) is \(input.type) (an input of \(input.formula)), but '\(rest)' is \(value.type)"
+      if input.type == .province { message += "; the choices are \(provinceChoices)" }
+      complain(message)
+      return
     }
     let literal = REPL.literal(value)
     if store("profile", at: files.profilePath, { try files.profile.setValue(literal, for: name) }) {

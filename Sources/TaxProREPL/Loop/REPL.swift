@@ -50,6 +50,10 @@ public final class REPL {
   /// What `:save` keeps.
   var lastCalculation: Calculation?
   var quitRequested = false
+  /// Significant digits of a Number that is not exact (`:digits`).
+  public internal(set) var digits = ValueFormatter.numberDigits
+  /// Problems reported so far (complaints and error diagnostics), for the exit status of piped input.
+  var problems = 0
 
   /// `sources` are what the session was made from (its `trees`); `:load` imports files into them.
   public init(
@@ -103,6 +107,13 @@ public final class REPL {
     return 0
   }
 
+  /// Runs one `:command` line of piped input; false when it reported a problem.
+  public func runPipedCommand(_ line: String) -> Bool {
+    let before = problems
+    runCommand(line)
+    return problems == before
+  }
+
   /// One line typed at either prompt.
   func handle(_ line: String) {
     let blank = line.allSatisfy(\.isWhitespace)
@@ -124,6 +135,7 @@ public final class REPL {
     if case .incomplete = outcome { return }
     pendingLines = []
     editor.addHistory(text)
+    report(session.warnings)
     show(outcome, for: text)
     if case .value(let value) = outcome {
       lastCalculation = Calculation(expression: text, values: valuesBefore, year: session.year, value: value)
@@ -137,14 +149,16 @@ public final class REPL {
     editor.addHistory(text)
     let source = session.makeSource(text, name: "<input>")
     let diagnostics = Parser.parse(source, mode: .interactive).diagnostics
-    report(diagnostics)
-    note("the unfinished input was dropped")
+    // One line says what was missing: the full rendering, with the source and its marks, would bury the news that
+    // nothing was run.
+    let what = diagnostics.first(where: { $0.severity == .error })?.message ?? "the input was not finished"
+    complain(what + "; the unfinished input was dropped")
   }
 
   func show(_ outcome: SessionOutcome, for text: String) {
     switch outcome {
     case .value(let value):
-      say(style(ValueFormatter.format(value), .value))
+      say(style(ValueFormatter.format(value, digits: digits), .value))
     case .defined(let definitions):
       for definition in definitions {
         switch definition.kind {
@@ -200,6 +214,7 @@ public final class REPL {
   }
 
   func complain(_ text: String) {
+    problems += 1
     output.writeError(style("error:", .error) + " " + text + "\n")
   }
 
@@ -210,6 +225,7 @@ public final class REPL {
       return
     }
     guard !diagnostics.isEmpty else { return }
+    if diagnostics.contains(where: { $0.severity == .error }) { problems += 1 }
     output.writeError(DiagnosticRenderer(sources: session.sources, style: style.textStyle).render(diagnostics))
   }
 

@@ -38,6 +38,18 @@ public enum TerminalREPL {
     return repl.run()
   }
 
+  /// A REPL for `taxpro` reading a script from a pipe, which evaluates the lines itself and hands each `:command` line
+  /// to it; it reads any further lines a command needs (the answers of `:ask`) from standard input too.
+  public static func piped(
+    session: Session, sources: SourceImporter, color: Bool,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> REPL {
+    let configuration = REPL.Configuration(
+      userFiles: UserFiles(environment: environment), color: color, width: { Terminal.width() })
+    return REPL(
+      session: session, sources: sources, editor: StreamLineEditor(), output: .standard, configuration: configuration)
+  }
+
   /// Columns of the terminal on standard output (80 when it is not one), for charts.
   public static var width: Int { Terminal.width() }
 }

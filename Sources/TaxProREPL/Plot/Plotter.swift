@@ -62,7 +62,9 @@ public enum Plotter {
       lower = first
       upper = second
     }
-    let span = Span(file: FileID(-1), start: 0, end: 0)
+    // Problems of the range point at the range as written (not at a nameless file).
+    let range = session.makeSource("over \(request.variable) from \(request.from) to \(request.to)", name: "<plot>")
+    let span = Span(file: range.id, start: 0, end: range.bytes.count)
     guard lower.type == upper.type, let start = lower.decimal, let end = upper.decimal else {
       return .failure(
         DiagnosticList([

@@ -16,7 +16,7 @@ struct EvalCommand: Command {
       it, unless --raw.
       """,
     arguments: [.expression(example: "'$1,234.56 * 13%'"), .formulaFiles],
-    options: [.csv, .raw, .year],
+    options: [.csv, .raw, .year, .digits],
     examples: [
       HelpEntry(name: "taxpro eval '$1,234.56 * 13%'", meaning: "$160.49"),
       HelpEntry(
@@ -28,12 +28,15 @@ struct EvalCommand: Command {
   var inputs: ProgramInputs
   var csv: String?
   var raw: Bool
+  /// Significant digits of a Number that is not exact.
+  var digits: Int
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     expression = arguments.positionals[0]
     inputs = try ProgramInputs(arguments, after: 1)
     csv = arguments.value(.csv)
     raw = arguments.has(.raw)
+    digits = try arguments.integer(.digits, in: 1...ExactDecimal.precision) ?? ValueFormatter.numberDigits
   }
 
   func validate() throws(UsageError) {
@@ -46,9 +49,11 @@ struct EvalCommand: Command {
     }
     guard let session = try inputs.session() else { return 1 }
     KeptUntilExit.keep(session)
-    switch session.submit(expression, name: "<expr>") {
+    let outcome = session.submit(expression, name: "<expr>")
+    if !session.warnings.isEmpty { Output.writeError(Output.renderer(session.sources).render(session.warnings)) }
+    switch outcome {
     case .value(let value):
-      Output.write(ValueFormatter.format(value) + "\n")
+      Output.write(ValueFormatter.format(value, digits: digits) + "\n")
       return 0
     case .defined(let definitions):
       for definition in definitions { Output.write("\(definition.name) = \(definition.detail)\n") }
@@ -68,6 +73,9 @@ struct EvalCommand: Command {
 }
 
 extension OptionSpec {
+  static let digits = OptionSpec(
+    name: "--digits", valueName: "N", valueKind: .number,
+    summary: "significant digits shown of a number that is not exact, like 1/3 (default 12; exact ones show all)")
   static let csv = OptionSpec(
     name: "--csv", valueName: "FILE", valueKind: .file(extensions: ["csv"]),
     summary: "evaluate EXPR once for each row of FILE, whose columns are names in EXPR")

@@ -51,6 +51,8 @@ struct DefaultCommand: Command {
   /// Reads standard input line by line; each complete statement prints its result.
   func lines() throws(UsageError) -> Int32 {
     guard let session = try repl.inputs.session() else { return 1 }
+    // `:commands` run as at the prompt, in a REPL over the same session (made when the first one comes).
+    var commands: REPL? = nil
     var status: Int32 = 0
     var pending = ""
     var lineNumber = 0
@@ -58,11 +60,21 @@ struct DefaultCommand: Command {
     while let line = readLine(strippingNewline: true) {
       lineNumber += 1
       if pending.isEmpty { startLine = lineNumber }
+      if pending.isEmpty, line.drop(while: \.isWhitespace).hasPrefix(":") {
+        if commands == nil {
+          commands = TerminalREPL.piped(
+            session: session, sources: try Loading.standardLibrary(), color: Output.colorOut)
+        }
+        if let commands, !commands.runPipedCommand(line) { status = 1 }
+        continue
+      }
       pending += pending.isEmpty ? line : "\n" + line
       let outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
       if case .incomplete = outcome { continue }
       pending = ""
-      if !Commands.print(outcome, session) { status = 1 }
+      if !session.warnings.isEmpty { Output.writeError(Output.renderer(session.sources).render(session.warnings)) }
+      let digits = commands?.digits ?? ValueFormatter.numberDigits
+      if !Commands.print(outcome, session, digits: digits) { status = 1 }
     }
     if !pending.isEmpty {
       Commands.reportIncomplete(pending, name: "<stdin>", firstLine: startLine, in: session)

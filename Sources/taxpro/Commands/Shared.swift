@@ -68,10 +68,10 @@ enum Commands {
   }
 
   /// Prints a session outcome; false when it was a failure.
-  static func print(_ outcome: SessionOutcome, _ session: Session) -> Bool {
+  static func print(_ outcome: SessionOutcome, _ session: Session, digits: Int = ValueFormatter.numberDigits) -> Bool {
     switch outcome {
     case .value(let value):
-      Output.write(ValueFormatter.format(value) + "\n")
+      Output.write(ValueFormatter.format(value, digits: digits) + "\n")
     case .defined(let definitions):
       for definition in definitions {
         Output.write(definition.kind == "let" ? "\(definition.name) = \(definition.detail)\n" : "defined \(definition.detail)\n")

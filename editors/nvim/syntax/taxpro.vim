@@ -19,7 +19,7 @@ syn match taxproParam      /\<\h\w*\ze\s*:/
 syn match taxproMemberDef  /^\s*\zs\h\w*\ze\s*=\%(=\)\@!/
 syn match taxproMember     /\%(\%(^\|[^.]\)\.\s*\)\@<=\h\w*/
 syn match taxproCall       /\<\h\w*\ze\s*(/
-syn match taxproBuiltin    /\<\%(min\|max\|abs\|round\|floor\|ceil\|clamp\|tax\|marginal_rate\|average_rate\)\ze\s*(/
+syn match taxproBuiltin    /\<\%(min\|max\|abs\|round\|floor\|ceil\|clamp\|tax\|marginal_rate\|average_rate\|sqrt\|ln\|exp\|log10\)\ze\s*(/
 
 " Types, jurisdictions and declaration names.
 syn match taxproType          /\<\%(Money\|Rate\|Number\|Bool\|Text\|Province\|Brackets\)\>/
@@ -35,6 +35,7 @@ syn match taxproProvinceName  /\%(\<province\s\+\)\@<=\h\w*/
 " and `federal` is the federal jurisdiction (`federal.income_tax`).
 syn keyword taxproConditional if then else
 syn keyword taxproLogical     and or not
+syn keyword taxproArithmetic  mod of
 syn keyword taxproIn          in
 syn keyword taxproBoolean     true false
 syn keyword taxproDeclaration formula let test parameters year brackets
@@ -42,7 +43,7 @@ syn match   taxproDeclaration /\<province\ze\s\+\%(\%(if\|then\|else\|and\|or\|n
 syn match   taxproDeclaration /\<federal\ze\s*["{]/
 
 " Operators.
-syn match taxproOperator /->\|\.\.\|[=!<>]=\|[-+*\/<>=]/
+syn match taxproOperator /->\|\.\.\|[=!<>]=\|[-+*\/<>=^×÷−]/
 
 " Numbers, rates and money: 3  1_000  2.5  5.05%  $85,000  $0.50.
 " A `.` is a decimal point only when a digit follows it (1..5 is 1 .. 5). Money groups digits
@@ -73,6 +74,7 @@ hi def link taxproDocCode       String
 hi def link taxproTodo          Todo
 hi def link taxproConditional   Conditional
 hi def link taxproLogical       Operator
+hi def link taxproArithmetic    Operator
 hi def link taxproIn            Operator
 hi def link taxproBoolean       Boolean
 hi def link taxproDeclaration   Keyword

@@ -1,0 +1,309 @@
+"""TaxPro as a calculator (issue 12): what it prints for each input, exactly, and that what it prints is true.
+
+`VALUES` is the table: an input and the one line TaxPro must print for it. All of them run through one `taxpro` reading
+from a pipe (one result a line). Where Python can say what the answer is — exact powers and quotients through
+`fractions`, the approximations through `decimal` at 60 digits — the tests below compute it independently rather
+than trusting the table. `ERRORS` are inputs refused with a diagnostic code and a hint, each run by `taxpro eval`.
+The round-trip test prints 10,000 random exact values and reads every one of them back.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from decimal import Decimal, getcontext
+from fractions import Fraction
+
+import pytest
+
+# (input, what TaxPro prints). Every example of issue 12 is here.
+VALUES = [
+    # A display never lies: exact values in full, others marked.
+    ("12345678901234", "12345678901234"),
+    ("ans == 12345678901268", "false"),
+    ("12345678901234 == 12345678901234.0", "true"),
+    ("100000000000000 / 3", "33333333333333…"),
+    ("1/3*3", "0.999999999999…"),
+    ("ans == 1", "false"),
+    ("1/3", "0.333333333333…"),
+    ("2/3", "0.666666666666…"),
+    ("1/4", "0.25"),
+    ("1/8", "0.125"),
+    ("0.1 + 0.2", "0.3"),
+    ("10/4", "2.5"),
+    ("1234567890123456789012345678901234", "1234567890123456789012345678901234"),
+    ("0.0001234", "0.0001234"),
+    ("12345678901234567890 * 12345678901234567890", "≈ 1.52415787532e38"),
+    ("1e6", "1000000"),
+    ("1.2e39", "1.2e39"),
+    ("2.5E-3", "0.0025"),
+    ("1e-7", "1e-7"),
+    ("1.21932631137e39", "1.21932631137e39"),
+    ("1.21932631137e39 == 1219326311370000000000000000000000000000", "true"),
+    ("5e-1 + 1", "1.5"),
+    ("1e34", "1e34"),
+    ("1e33", "1000000000000000000000000000000000"),
+    ("-1/3", "-0.333333333333…"),
+    ("round(1/3, 4)", "0.3333"),
+    # Powers, exact for whole exponents.
+    ("2^10", "1024"),
+    ("2^-2", "0.25"),
+    ("-2^2", "-4"),
+    ("(-2)^2", "4"),
+    ("2^3^2", "512"),
+    ("0^0", "1"),
+    ("10^-3", "0.001"),
+    ("1.5^2", "2.25"),
+    ("2^100", "1267650600228229401496703205376"),
+    ("3^-1", "0.333333333333…"),
+    ("5%^2", "0.25%"),
+    ("(1 + 5%)^30", "4.32194237515…"),
+    ("$1,000 * (1 + 5%)^30", "$4,321.94"),
+    ("$10,000 * (1 + 7%)^10", "$19,671.51"),
+    ("2^0.5", "1.41421356237…"),
+    # Approximations, marked.
+    ("sqrt(2)", "1.41421356237…"),
+    ("sqrt(2.25)", "1.5"),
+    ("sqrt(1e-8)", "0.0001"),
+    ("sqrt(10)^2", "9.99999999999…"),
+    ("ln(2)", "0.693147180559…"),
+    ("exp(1)", "2.71828182845…"),
+    ("exp(0)", "1"),
+    ("log10(1000)", "3"),
+    ("log10(0.01)", "-2"),
+    ("log10(2)", "0.301029995663…"),
+    # mod, with the divisor's sign.
+    ("10 mod 3", "1"),
+    ("-7 mod 3", "2"),
+    ("7 mod -3", "-2"),
+    ("7.5 mod 2", "1.5"),
+    ("$10 mod $3", "$1.00"),
+    ("$10.50 mod 4", "$2.50"),
+    # Rates of things, and the typographic operators.
+    ("15% * 200", "3000%"),
+    ("200 * 15%", "3000%"),
+    ("13% * 2", "26%"),
+    ("15% of 200", "30"),
+    ("10% of $200", "$20.00"),
+    ("13% * 50%", "6.5%"),
+    ("13% / 2", "6.5%"),
+    ("$200 / $800", "25%"),
+    ("18% × $60,000.00", "$10,800.00"),
+    ("$60,000 ÷ 4", "$15,000.00"),
+    ("$10 − $3", "$7.00"),
+    ("−$5 + $1", "-$4.00"),
+    ("$100 + 15%", "$115.00"),
+    ("100 - 15%", "85"),
+    ("$85,000 * 13%", "$11,050.00"),
+]
+
+# (input, diagnostic code, a line of the hint).
+ERRORS = [
+    ("$5 ^ 2", "type-mismatch", "raise the growth factor instead: $1,000 * (1 + 5%)^30"),
+    ("x = 5", "syntax", "did you mean 'let x = 5'?"),
+    ("1,000 + 1", "syntax", "a number is written without commas: 1000 or 1_000"),
+    ("sqrt(-1)", "no-real-value", "square root of a negative number"),
+    ("ln(0)", "no-real-value", "logarithm of zero"),
+    ("(-8)^0.5", "no-real-value", "negative number to a power"),
+    ("0^-1", "division-by-zero", "division by zero"),
+    ("1 mod 0", "division-by-zero", "division by zero"),
+    ("2^1000", "overflow", "too large"),
+    ("exp(300)", "overflow", "too large"),
+    ("sqrt($4)", "type-mismatch", "Number"),
+    ("$5 of 10%", "type-mismatch", "'of' takes a rate of something"),
+    ("0.333333333333…", "unexpected-character", "'…' and '≈' mark a value shown rounded"),
+]
+
+
+def run_lines(taxpro, lines, *arguments):
+    result = taxpro.run(*arguments, stdin="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_the_table_has_every_example_of_the_issue_and_enough_rows():
+    inputs = {row[0] for row in VALUES} | {row[0] for row in ERRORS}
+    for example in ["12345678901234", "100000000000000 / 3", "1/3*3", "2^10", "(1 + 5%)^30", "sqrt(2)", "1e6",
+                    "10 mod 3", "15% * 200", "10% of $200", "1,000 + 1", "x = 5", "18% × $60,000.00",
+                    "1.21932631137e39", "$5 ^ 2", "2^-2"]:
+        assert example in inputs
+    assert len(VALUES) + len(ERRORS) >= 60
+
+
+def test_every_value_of_the_table(taxpro):
+    printed = run_lines(taxpro, [row[0] for row in VALUES])
+    assert len(printed) == len(VALUES)
+    wrong = [(given, want, got) for (given, want), got in zip(VALUES, printed) if got != want]
+    assert not wrong
+
+
+@pytest.mark.parametrize("given,code,hint", ERRORS)
+def test_every_error_of_the_table(taxpro, given, code, hint):
+    result = taxpro.run("eval", given)
+    assert result.returncode == 1
+    assert f"error[{code}]" in result.stderr
+    assert hint in result.stderr
+
+
+def test_a_rate_times_a_number_says_how_to_write_a_rate_of_it(taxpro):
+    result = taxpro.run("eval", "15% * 200")
+    assert result.stdout == "3000%\n"
+    assert "warning[rate-times-number]" in result.stderr and "write '15% of 200'" in result.stderr
+    assert taxpro.run("eval", "15% of 200").stdout == "30\n"
+    # A rate scaled to less than 100% is most likely meant: no warning.
+    quiet = taxpro.run("eval", "13% * 2")
+    assert quiet.stdout == "26%\n" and quiet.stderr == ""
+
+
+def test_a_leading_zero_is_warned_about_and_still_computed(taxpro):
+    # `taxpro eval "$100 + 15%"` in a shell: `$1` is gone.
+    result = taxpro.run("eval", "00 + 15%")
+    assert result.stdout == "0\n"
+    assert "warning[leading-zeros]" in result.stderr and "single quotes" in result.stderr
+
+
+# MARK: Independent answers
+
+
+def exact_display(value: Fraction) -> str | None:
+    """What TaxPro must print for an exact value: every digit; None when the value is not a decimal of at most 34
+    significant digits (TaxPro then marks it)."""
+    if value == 0:
+        return "0"
+    denominator = value.denominator
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    if denominator != 1:
+        return None
+    scale = max(twos, fives)
+    digits = abs(value.numerator) * 10**scale // value.denominator
+    exponent = -scale
+    while digits % 10 == 0:
+        digits //= 10
+        exponent += 1
+    text = str(digits)
+    if len(text) > 34:
+        return None
+    adjusted = exponent + len(text) - 1
+    sign = "-" if value < 0 else ""
+    if adjusted >= 34 or adjusted < -6:
+        return sign + text[0] + ("." + text[1:] if len(text) > 1 else "") + "e" + str(adjusted)
+    if exponent >= 0:
+        return sign + text + "0" * exponent
+    whole, fraction = text[:exponent] if len(text) > -exponent else "0", text[exponent:].rjust(-exponent, "0")
+    return sign + whole + "." + fraction
+
+
+def test_exact_integer_powers_agree_with_fractions(taxpro):
+    generator = random.Random(12)
+    cases = []
+    for _ in range(300):
+        base = Fraction(generator.choice([2, 3, 5, 7, 10, 11, 12, 25, 125]), generator.choice([1, 1, 2, 4, 5, 8, 10]))
+        cases.append((base, generator.randint(-12, 25)))
+    # Each base written exactly as a decimal (all of them terminate).
+    lines = [f"({Decimal(base.numerator) / Decimal(base.denominator)})^{exponent}" for base, exponent in cases]
+    printed = run_lines(taxpro, lines)
+    checked = 0
+    for (base, exponent), line, got in zip(cases, lines, printed):
+        want = exact_display(base**exponent)
+        if want is None:
+            # Not exact in 34 digits: TaxPro must say so.
+            assert "…" in got or "≈" in got, (line, got)
+        else:
+            assert got == want, line
+            checked += 1
+    assert checked > 150
+
+
+def test_exact_quotients_agree_with_fractions(taxpro):
+    generator = random.Random(7)
+    cases = [(generator.randint(-10**12, 10**12), generator.choice([1, 2, 3, 4, 7, 8, 16, 25, 125, 1024, 3125, 9]))
+             for _ in range(300)]
+    printed = run_lines(taxpro, [f"{a} / {b}" if a >= 0 else f"-{-a} / {b}" for a, b in cases])
+    for (a, b), got in zip(cases, printed):
+        want = exact_display(Fraction(a, b))
+        if want is None:
+            assert got.endswith("…"), (a, b, got)
+            # The digits shown are the true ones, cut off.
+            shown = Decimal(got.rstrip("…"))
+            assert abs(Fraction(shown) - Fraction(a, b)) < abs(Fraction(a, b)) * Fraction(1, 10**10)
+        else:
+            assert got == want
+
+
+APPROXIMATIONS = {
+    "sqrt": lambda x: x.sqrt(),
+    "ln": lambda x: x.ln(),
+    "exp": lambda x: x.exp(),
+    "log10": lambda x: x.log10(),
+}
+
+
+def test_approximations_agree_with_decimal_to_30_digits(taxpro):
+    getcontext().prec = 60
+    generator = random.Random(3)
+    cases = []
+    for name in APPROXIMATIONS:
+        for _ in range(40):
+            if name == "exp":
+                x = Decimal(generator.randint(-20000, 20000)) / 100
+            else:
+                x = Decimal(generator.randint(1, 10**9)) / Decimal(10) ** generator.randint(0, 12)
+            cases.append((name, x))
+    # `:digits 34` in the piped input shows every digit kept.
+    printed = run_lines(taxpro, [":digits 34"] + [f"{name}({x})" for name, x in cases])[1:]
+    for (name, x), got in zip(cases, printed):
+        want = APPROXIMATIONS[name](x)
+        shown = Decimal(got.replace("≈ ", "").replace("…", ""))
+        if want == 0:
+            assert shown == 0
+            continue
+        relative = abs((shown - want) / want)
+        assert relative < Decimal("1e-30"), (name, x, got, want)
+
+
+def test_digits_option_of_eval(taxpro):
+    assert taxpro.run("eval", "--digits", "5", "1/3").stdout == "0.33333…\n"
+    # All 34 digits kept are shown: the last is rounded, so the value is marked as a whole.
+    assert taxpro.run("eval", "--digits", "34", "2/3").stdout == "≈ 0.6666666666666666666666666666666667\n"
+    # Exact values show every digit whatever the setting.
+    assert taxpro.run("eval", "--digits", "3", "12345.678").stdout == "12345.678\n"
+    assert taxpro.run("eval", "--digits", "0", "1").returncode == 2
+
+
+# MARK: Round trip
+
+
+def random_literal(generator: random.Random) -> str:
+    digits = generator.randint(1, 34)
+    mantissa = str(generator.randint(10 ** (digits - 1), 10**digits - 1))
+    exponent = generator.randint(-60 - digits, 60)
+    sign = generator.choice(["", "-"])
+    form = generator.random()
+    if form < 0.4:
+        return sign + f"{mantissa}e{exponent}"
+    value = Decimal(mantissa).scaleb(exponent)
+    if -20 < exponent < 20:
+        return sign + format(value, "f")
+    return sign + f"{mantissa[0]}.{mantissa[1:] or '0'}e{exponent + digits - 1}"
+
+
+def test_what_is_printed_reads_back_as_the_same_value(taxpro):
+    generator = random.Random(2026)
+    literals = [random_literal(generator) for _ in range(10_000)]
+    printed = run_lines(taxpro, literals)
+    assert len(printed) == len(literals)
+    for literal, shown in zip(literals, printed):
+        # Exact: no mark, and the same number as Python reads it.
+        assert "…" not in shown and "≈" not in shown, literal
+        assert Decimal(shown) == Decimal(literal), (literal, shown)
+    # And TaxPro reads its own output back as equal, with `==` agreeing with the display.
+    checks = run_lines(taxpro, [f"{shown} == {literal}" for literal, shown in zip(literals, printed)])
+    assert checks == ["true"] * len(literals)
+    again = run_lines(taxpro, printed)
+    assert again == printed

@@ -1,0 +1,185 @@
+"""The REPL as a calculator (issue 12), end to end in a pseudo-terminal: forms that take what people type (`85000` for
+Money, `ontario` for a province, the choices listed after a bad one), the calculator's commands (`:vars`, `:reset`,
+`:digits`, `:table`), its hints, and `:commands` in piped input.
+
+The form's results are compared with `taxpro eval` of the same call written out, a path that shares no code with the
+form's answers.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from test_repl import PROMPT, TAXPRO, enter, environment, home, leave, spawn  # noqa: F401  (home is a fixture)
+
+pytestmark = pytest.mark.skipif(not TAXPRO, reason="TAXPRO is not set to the taxpro binary")
+
+PROVINCE_CODES = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"]
+
+
+def evaluate(home: Path, expression: str) -> str:
+    result = subprocess.run([TAXPRO, "eval", expression], capture_output=True, text=True, timeout=60,
+                            env=environment(home))
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_ask_takes_a_plain_number_as_dollars_and_a_province_by_name(home: Path) -> None:
+    expected = evaluate(home, "rrsp_refund($5,000, $85,000, ON)")
+    child = spawn(home)
+    enter(child, ":ask rrsp_refund")
+    child.expect("contribution: ")
+    enter(child, "5000")
+    child.expect(r"contribution = \$5,000\.00")
+    child.expect("income: ")
+    enter(child, "85000")
+    # Shown back as the amount it was taken for.
+    child.expect(r"income = \$85,000\.00")
+    child.expect(r"province \[ON\]: ")
+    enter(child, "ontario")
+    child.expect(r"province = ON")
+    child.expect(r"rrsp_refund\(contribution: \$5,000\.00, income: \$85,000\.00, province: ON\) = (\$[\d,]+\.\d\d)")
+    assert child.match.group(1) == expected
+    child.expect(r"Explain it\? \[y/N\] ")
+    enter(child, "")
+    child.expect(PROMPT)
+    assert leave(child) == 0
+
+
+def test_ask_lists_the_provinces_after_a_bad_one_and_takes_a_code_in_any_case(home: Path) -> None:
+    expected = evaluate(home, "rrsp_refund($1,000, $60,000, QC)")
+    child = spawn(home)
+    enter(child, ":ask rrsp_refund")
+    child.expect("contribution: ")
+    enter(child, "$1,000")
+    child.expect("income: ")
+    enter(child, "60,000")
+    child.expect(r"income = \$60,000\.00")
+    child.expect(r"province \[ON\]: ")
+    enter(child, "Ontarioo")
+    child.expect(r"'Ontarioo' is not a province or territory; the choices are (.*)\r\n")
+    listed = re.findall(r"\b([A-Z]{2}) \(", child.match.group(1))
+    assert listed == PROVINCE_CODES
+    assert "ON (Ontario)" in child.match.group(1) and "QC (Quebec)" in child.match.group(1)
+    child.expect(r"province \[ON\]: ")
+    enter(child, "qc")
+    child.expect(r"province = QC")
+    child.expect(r"rrsp_refund\(contribution: \$1,000\.00, income: \$60,000\.00, province: QC\) = (\$[\d,]+\.\d\d)")
+    assert child.match.group(1) == expected
+    child.expect(r"Explain it\? \[y/N\] ")
+    enter(child, "")
+    child.expect(PROMPT)
+    assert leave(child) == 0
+
+
+def test_ask_refuses_cents_it_cannot_keep(home: Path) -> None:
+    child = spawn(home)
+    enter(child, ":ask rrsp_refund")
+    child.expect("contribution: ")
+    enter(child, "100.555")
+    child.expect("an amount is kept in whole cents: '100.555' has more than two decimals")
+    child.expect("contribution: ")
+    child.sendintr()
+    child.expect("the form was left")
+    child.expect(PROMPT)
+    assert leave(child) == 0
+
+
+def test_profile_values_are_typed_by_the_inputs_of_that_name(home: Path) -> None:
+    child = spawn(home)
+    enter(child, ":profile income 85000")
+    child.expect(r"income = \$85,000\.00 \(saved\)")
+    child.expect(PROMPT)
+    enter(child, ":profile income 5%")
+    child.expect(r"income is Money \(an input of \w+\), but '5%' is Rate")
+    child.expect(PROMPT)
+    enter(child, ":profile province british columbia")
+    child.expect(r"province = BC \(saved\)")
+    child.expect(PROMPT)
+    enter(child, ":ask rrsp_refund")
+    child.expect("contribution: ")
+    enter(child, "$2,000")
+    # Offered, because it was kept as Money.
+    child.expect(r"income \[\$85,000\.00\]: ")
+    enter(child, "")
+    child.expect(r"province \[BC\]: ")
+    enter(child, "")
+    child.expect(r"= \$[\d,]+\.\d\d")
+    child.expect(r"Explain it\? \[y/N\] ")
+    enter(child, "")
+    child.expect(PROMPT)
+    assert leave(child) == 0
+
+
+def test_vars_reset_digits_and_table(home: Path) -> None:
+    child = spawn(home)
+    enter(child, "let rate = 5%")
+    child.expect(PROMPT)
+    enter(child, "1/3")
+    child.expect(r"\r\n0\.333333333333…\r\n")
+    child.expect(PROMPT)
+    enter(child, ":vars")
+    child.expect(r"rate = 5%\r\n")
+    child.expect(r"ans  = 0\.333333333333…\r\n")
+    child.expect(PROMPT)
+    enter(child, ":digits 20")
+    child.expect(PROMPT)
+    enter(child, "ans")
+    child.expect(r"\r\n0\.33333333333333333333…\r\n")
+    child.expect(PROMPT)
+    enter(child, ":table $1,000 * (1 + rate)^n over n from 0 to 2 step 1")
+    child.expect(r"0\s+\$1,000\.00\r\n")
+    child.expect(r"1\s+\$1,050\.00\r\n")
+    child.expect(r"2\s+\$1,102\.50\r\n")
+    child.expect(PROMPT)
+    enter(child, ":reset")
+    child.expect("forgot 2 names")
+    child.expect(PROMPT)
+    enter(child, "rate")
+    child.expect(r"unknown-name")
+    child.expect(PROMPT)
+    assert leave(child) == 0
+
+
+def test_hints_for_what_other_calculators_accept(home: Path) -> None:
+    child = spawn(home)
+    enter(child, "x = 5")
+    child.expect(r"did you mean 'let x = 5'\?")
+    child.expect(PROMPT)
+    enter(child, "1,000 + 1")
+    child.expect(r"a number is written without commas: 1000 or 1_000")
+    child.expect(PROMPT)
+    enter(child, ":help ans")
+    child.expect(r"ans \(the last result\)")
+    child.expect(PROMPT)
+    enter(child, ":l")
+    child.expect(r"':l' is ambiguous: it could be :lesson, :load")
+    child.expect(PROMPT)
+    enter(child, "max($1,")
+    child.expect(r"\.\.\.>")
+    enter(child, "")
+    child.expect(r"error: (.*); the unfinished input was dropped\r\n")
+    # One line, not the source with its marks.
+    assert "|" not in child.match.group(1)
+    child.expect(PROMPT)
+    enter(child, ":plot x * 2 over x from 10 to 0")
+    child.expect(r"<plot>:1:1: error\[plot-range\]")
+    child.expect(PROMPT)
+    assert leave(child) == 0
+
+
+def test_commands_work_in_piped_input(home: Path) -> None:
+    script = "let x = 2\n:vars\n:digits 5\n1/3\n:table x^n over n from 1 to 3 step 1\n:help ans\n"
+    result = subprocess.run([TAXPRO], input=script, capture_output=True, text=True, timeout=60, env=environment(home))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["x = 2", "x = 2"]
+    assert "0.33333…" in lines
+    assert re.search(r"^3\s+8$", result.stdout, re.M)
+    # After 1/3 there is an ans: its value is shown, to the digits asked for.
+    assert "ans = 0.33333…: Number (the last result)" in lines
