@@ -33,7 +33,9 @@ extension REPL {
       report(list.diagnostics)
     case .success(let (value, steps)):
       let chartable = session.breakdown(explained: text, value: value, steps: steps) != nil
-      say(explanation(text, value: value, steps: steps, detail: detail, chartable: chartable))
+      present(
+        .explanation(expression: text, value: value, steps: steps),
+        text: explanation(text, value: value, steps: steps, detail: detail, chartable: chartable))
       var calculation = Calculation(expression: text, values: valuesBefore, year: session.year, value: value)
       calculation.explanation = explanation(text, value: value, steps: steps, colored: false, fitted: false)
       lastCalculation = calculation

@@ -51,7 +51,9 @@ extension REPL {
       return
     }
     let chartWidth = min(max(configuration.width(), TerminalChart.minimumWidth), 160)
-    let samples = command.svgPath == nil ? chartWidth * 2 : REPL.svgSamples
+    // Where images are shown, the chart is an SVG image: drawn from as many points as a file gets.
+    let drawsSVG = command.svgPath != nil || showsImages
+    let samples = drawsSVG ? REPL.svgSamples : chartWidth * 2
     let request = PlotRequest(
       expression: command.expression, variable: command.variable, from: command.from, to: command.to,
       samples: samples)
@@ -68,6 +70,11 @@ extension REPL {
         } catch {
           complain("\(error)")
         }
+      } else if showsImages {
+        showImage(
+          svg: SVGChart().render(plot.data),
+          description: "a chart of \(command.expression) as \(command.variable) goes from \(command.from) to "
+            + "\(command.to) (\(plot.data.points.count) points)")
       } else {
         let chart = TerminalChart(width: chartWidth, height: 20, color: configuration.color)
         say(chart.renderText(plot.data))

@@ -54,6 +54,12 @@ public final class REPL {
   public internal(set) var digits = ValueFormatter.numberDigits
   /// Problems reported so far (complaints and error diagnostics), for the exit status of piped input.
   var problems = 0
+  /// Takes values, diagnostics, explanations and images as data (`REPLDisplay`) instead of their text being written;
+  /// set by the JSON mode. Nil at a terminal.
+  var presenter: ((REPLDisplay, String) -> Void)?
+  /// The line number of the next entry's first line, for diagnostics: 1 at a terminal, where every entry is its own
+  /// `<input>`; the JSON mode numbers the lines of a cell.
+  var entryFirstLine = 1
 
   /// `sources` are what the session was made from (its `trees`); `:load` imports files into them.
   public init(
@@ -131,7 +137,7 @@ public final class REPL {
     pendingLines.append(line)
     let text = pendingLines.joined(separator: "\n")
     let valuesBefore = session.values
-    let outcome = interruptible { session.submit(text, name: "<input>") }
+    let outcome = interruptible { session.submit(text, name: "<input>", firstLine: entryFirstLine) }
     if case .incomplete = outcome { return }
     pendingLines = []
     editor.addHistory(text)
@@ -147,7 +153,7 @@ public final class REPL {
     let text = pendingLines.joined(separator: "\n")
     pendingLines = []
     editor.addHistory(text)
-    let source = session.makeSource(text, name: "<input>")
+    let source = session.makeSource(text, name: "<input>", firstLine: entryFirstLine)
     let diagnostics = Parser.parse(source, mode: .interactive).diagnostics
     // One line says what was missing: the full rendering, with the source and its marks, would bury the news that
     // nothing was run.
@@ -158,23 +164,31 @@ public final class REPL {
   func show(_ outcome: SessionOutcome, for text: String) {
     switch outcome {
     case .value(let value):
-      say(style(ValueFormatter.format(value, digits: digits), .value))
+      present(.value(value), text: style(ValueFormatter.format(value, digits: digits), .value))
     case .defined(let definitions):
-      for definition in definitions {
+      let lines = definitions.map { definition in
         switch definition.kind {
         case "let":
-          say("\(style(definition.name, .name)) = \(style(definition.detail, .value))")
+          "\(style(definition.name, .name)) = \(style(definition.detail, .value))"
         case "formula":
-          say("defined \(style(definition.detail, .name))")
+          "defined \(style(definition.detail, .name))"
         default:
-          say("defined \(definition.kind) \(style(definition.name, .name))")
+          "defined \(definition.kind) \(style(definition.name, .name))"
         }
       }
+      if !lines.isEmpty { present(.definitions(definitions), text: lines.joined(separator: "\n")) }
     case .tested(let outcomes):
       let failed = outcomes.filter { !$0.passed }
-      for outcome in failed { report(outcome.failures) }
-      let summary = "\(outcomes.count - failed.count) passed, \(failed.count) failed"
-      say(style(summary, failed.isEmpty ? .success : .error))
+      let summary = style(
+        "\(outcomes.count - failed.count) passed, \(failed.count) failed", failed.isEmpty ? .success : .error)
+      if presenter != nil {
+        let failures = DiagnosticRenderer(sources: session.sources, style: style.textStyle).render(
+          failed.flatMap(\.failures))
+        present(.tests(outcomes), text: failures + summary)
+      } else {
+        for outcome in failed { report(outcome.failures) }
+        say(summary)
+      }
     case .failed(let diagnostics):
       report(diagnostics)
     case .nothing, .incomplete:
@@ -215,18 +229,20 @@ public final class REPL {
 
   func complain(_ text: String) {
     problems += 1
-    output.writeError(style("error:", .error) + " " + text + "\n")
+    present(.problem(text), text: style("error:", .error) + " " + text)
   }
 
   /// Prints diagnostics; a cancelled evaluation is one short line.
   func report(_ diagnostics: [Diagnostic]) {
     if diagnostics.contains(where: { $0.code == .cancelled }) {
-      output.writeError(style("cancelled", .error) + "\n")
+      present(.cancelled, text: style("cancelled", .error))
       return
     }
     guard !diagnostics.isEmpty else { return }
     if diagnostics.contains(where: { $0.severity == .error }) { problems += 1 }
-    output.writeError(DiagnosticRenderer(sources: session.sources, style: style.textStyle).render(diagnostics))
+    present(
+      .diagnostics(diagnostics),
+      text: DiagnosticRenderer(sources: session.sources, style: style.textStyle).render(diagnostics))
   }
 
   var width: Int { max(40, min(configuration.width(), 120)) }

@@ -1,4 +1,5 @@
 import TaxProCore
+import TaxProREPL
 
 /// `taxpro explain [--full | --json] EXPR [FILE…]`.
 struct ExplainCommand: Command {

@@ -12,23 +12,41 @@ struct InteractiveCommand: Command {
       libedit and ~/.editrc; history is kept in $XDG_STATE_HOME/taxpro/history.
       """,
     arguments: [.formulaFiles],
-    options: [.year])
+    options: [.year, .requestsAsJSON],
+    examples: [
+      HelpEntry(name: "taxpro repl rates.tax", meaning: "the REPL with the formulas of rates.tax"),
+      HelpEntry(
+        name: "echo '{\"id\": 1, \"request\": \"execute\", \"code\": \"0.1 + 0.2\"}' | taxpro repl --json",
+        meaning: "one request, one reply"),
+    ])
 
   /// The files to load before the first prompt, and the year.
   var inputs: ProgramInputs
+  /// Requests and replies as JSON lines instead of a prompt.
+  var json: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     inputs = try ProgramInputs(arguments)
+    json = arguments.has(.requestsAsJSON)
   }
 
   func run() throws(UsageError) -> Int32 {
     let sources = try Loading.standardLibrary()
     let session = sources.session(year: inputs.year)
     try Commands.checkYear(inputs.year, years: session.program.years)
+    if json {
+      return JSONMode.run(session: session, sources: sources, files: inputs.files, version: TaxPro.version)
+    }
     let banner = "TaxPro \(TaxPro.version) — tax year \(session.year). :help for help, Ctrl-D to leave.\n"
     return TerminalREPL.run(
       session: session, sources: sources, files: inputs.files, color: Output.colorOut, banner: banner)
   }
+}
+
+extension OptionSpec {
+  static let requestsAsJSON = OptionSpec(
+    name: "--json",
+    summary: "read JSON requests and write JSON replies, one per line, for notebooks and tools (docs/REPL_JSON.md)")
 }
 
 /// `taxpro` alone: the REPL at a terminal; piped input is evaluated line by line, one result each.

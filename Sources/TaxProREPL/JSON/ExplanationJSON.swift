@@ -7,10 +7,18 @@ import TaxProCore
 /// tools written against one version keep working. Exact figures are strings of decimal digits, so that no JSON reader
 /// turns money into binary floating point. Built as a `JSON` value (members in the order written here) and written by
 /// the one serializer the language server and the REPL's files use.
-enum ExplanationJSON {
-  static func render(
+public enum ExplanationJSON {
+  /// The explanation as JSON text, as `taxpro explain --json` prints it.
+  public static func render(
     expression: String, value: Value, steps: [ExplanationStep], year: Int, renderer: ExplanationRenderer
   ) -> String {
+    json(expression: expression, value: value, steps: steps, year: year, renderer: renderer).serializedString()
+  }
+
+  /// The explanation as a `JSON` value, for a message that carries it inside (the REPL's JSON mode).
+  public static func json(
+    expression: String, value: Value, steps: [ExplanationStep], year: Int, renderer: ExplanationRenderer
+  ) -> JSON {
     var object: JSONObject = [
       "expression": .string(expression), "year": .integer(year), "value": valueJSON(value),
       // What the result leaves out, beside it (the outermost formula's notes).
@@ -20,7 +28,7 @@ enum ExplanationJSON {
       object["documentation"] = documentationJSON(name: name, documentation)
     }
     object["steps"] = .array(steps.map { stepJSON($0, renderer) })
-    return JSON.object(object).serializedString()
+    return .object(object)
   }
 
   // MARK: Building blocks

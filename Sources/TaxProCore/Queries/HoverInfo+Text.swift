@@ -1,0 +1,61 @@
+/// A hover as text, for front ends that show it whole: Markdown, or plain text for one that renders none.
+///
+/// Both put the declaration first and the value for the year right after it, before the documentation: the value is
+/// what a hover over `ON.credit_rate` is for, and a front end that shows only the first lines must not cut it off.
+extension HoverInfo {
+  /// For front ends that describe things of their own the way hovers describe the language's (a REPL command).
+  public init(span: Span, code: String, documentation: Documentation?, notes: [String]) {
+    self.init(span: span, code: code, documentation: documentation, value: nil, notes: notes)
+  }
+
+  public var markdown: String {
+    var parts = ["```taxpro\n\(code)\n```"]
+    if let value {
+      if value.lines.count == 1 {
+        parts.append("**\(value.caption):** `\(value.lines[0])`")
+      } else {
+        parts.append("**\(value.caption):**\n```taxpro\n" + value.lines.joined(separator: "\n") + "\n```")
+      }
+    }
+    if let documentation, !documentation.isEmpty { parts.append(documentation.markdown) }
+    for note in notes { parts.append("_\(note)_") }
+    return parts.joined(separator: "\n\n---\n\n")
+  }
+
+  /// No Markdown syntax at all: the declaration, the value on the line after it, then the documentation with its
+  /// labels written out, each part after a blank line.
+  public var plainText: String {
+    var parts = [code]
+    if let value {
+      if value.lines.count == 1 {
+        parts[0] += "\n\(value.caption): \(value.lines[0])"
+      } else {
+        parts[0] += "\n\(value.caption):\n" + value.lines.map { "  " + $0 }.joined(separator: "\n")
+      }
+    }
+    if let documentation, !documentation.isEmpty { parts.append(documentation.plainText) }
+    if !notes.isEmpty { parts.append(notes.joined(separator: "\n")) }
+    return parts.joined(separator: "\n\n")
+  }
+}
+
+extension Documentation {
+  /// The summary, then each field after its label, in the order `markdown` gives them.
+  public var plainText: String {
+    let fields = self.fields
+    var parts: [String] = []
+    if !fields.summary.isEmpty { parts.append(fields.summary) }
+    if let definition = fields.definition { parts.append("Definition: " + definition) }
+    if let instruction = fields.instruction { parts.append("Inputs: " + instruction) }
+    if let tip = fields.tip { parts.append("Tip: " + tip) }
+    for note in fields.notes where !note.isEmpty { parts.append("Note: " + note) }
+    if !fields.examples.isEmpty {
+      parts.append("Example:\n" + fields.examples.map { "    " + $0 }.joined(separator: "\n"))
+    }
+    if !fields.topic.isEmpty { parts.append("Topic: " + fields.topic.joined(separator: " / ")) }
+    if !fields.references.isEmpty {
+      parts.append("References:\n" + fields.references.map { "- " + $0 }.joined(separator: "\n"))
+    }
+    return parts.joined(separator: "\n\n")
+  }
+}
