@@ -112,7 +112,9 @@ extension REPL {
       switch explainDetached(call) {
       case .failure(let list): report(list.diagnostics)
       case .success(let (value, steps)):
-        say(explanation(call, value: value, steps: steps, detail: .summary(depth: REPL.summaryDepth)))
+        present(
+          .explanation(expression: call, value: value, steps: steps),
+          text: explanation(call, value: value, steps: steps, detail: .summary(depth: REPL.summaryDepth)))
         lastCalculation?.explanation = explanation(call, value: value, steps: steps, colored: false, fitted: false)
       }
     }
