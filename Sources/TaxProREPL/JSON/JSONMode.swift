@@ -166,12 +166,13 @@ final class RequestChannel: @unchecked Sendable {
       condition.unlock()
       return .endOfInput
     }
+    // Waiting before the client is told, so that an answer that comes at once is taken.
+    waitingForInput = true
+    inputAnswer = nil
     condition.unlock()
     write(InputEvent(id: id, prompt: prompt))
     condition.lock()
     defer { condition.unlock() }
-    waitingForInput = true
-    inputAnswer = nil
     while inputAnswer == nil && !inputEnded { condition.wait() }
     waitingForInput = false
     defer { inputAnswer = nil }
