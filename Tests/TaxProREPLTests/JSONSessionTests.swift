@@ -217,6 +217,9 @@ import Testing
     let inside = client.json.complete("let y = 1\nprovincial_tax(\n  inc", cursor: nil)
     #expect(inside.matches.contains("income"))
     #expect(inside.start == 28)
+    // A `let` earlier in the cell has not run, but is offered.
+    #expect(client.json.complete(":year 2025\nlet my_rate = 5%\nmy_r", cursor: nil).matches == ["my_rate"])
+    #expect(client.json.complete("let my_rate = 5%\nON.inc", cursor: nil).matches == ["income_tax"])
     // Offsets count Unicode scalars, as Python does.
     let unicode = client.json.complete("\"\u{E9}t\u{E9}\" == \"\"\nON.bas", cursor: 18)
     #expect(unicode.matches == ["basic_personal_amount"])

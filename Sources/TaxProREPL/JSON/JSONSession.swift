@@ -199,11 +199,35 @@ final class JSONSession {
     let completion = repl.complete(text, cursor: TextPosition.utf8Offset(ofScalar: column, in: text))
     let start = starts[line] + TextPosition.scalarOffset(ofUTF8: completion.replacing.lowerBound, in: text)
     let end = starts[line] + TextPosition.scalarOffset(ofUTF8: completion.replacing.upperBound, in: text)
-    guard !completion.candidates.isEmpty else {
+    // A cell's earlier entries have not run yet, so their `let`s are not the session's: offer them too.
+    var candidates = completion.candidates
+    let bytes = Array(text.utf8)
+    let replaced = min(completion.replacing.lowerBound, bytes.count)
+    let wordEnd = max(replaced, min(bytes.count, completion.replacing.upperBound))
+    let word = String(decoding: bytes[replaced..<wordEnd], as: UTF8.self)
+    let afterDot = replaced > 0 && bytes[replaced - 1] == UInt8(ascii: ".")
+    if !afterDot, !word.isEmpty || !candidates.isEmpty {
+      for name in cellLets(cell, before: line) where name.hasPrefix(word) && !candidates.contains(name) {
+        candidates.append(name)
+      }
+    }
+    guard !candidates.isEmpty else {
       let here = starts[line] + column
       return ([], here, here)
     }
-    return (completion.candidates, start, end)
+    return (candidates, start, end)
+  }
+
+  /// The names of the `let`s in the code entries of a cell that end before 0-based `line`.
+  func cellLets(_ cell: CellEntries, before line: Int) -> [String] {
+    var names: [String] = []
+    for entry in cell.entries where !entry.isCommand && entry.lines.upperBound <= line {
+      let source = SourceFile(id: FileIDRange.standalone, name: "<input>", text: cell.text(of: entry))
+      for case .constant(let constant) in Parser.parse(source, mode: .interactive).declarations {
+        names.append(constant.binding.name.name)
+      }
+    }
+    return names
   }
 
   /// The hover of the name at scalar offset `cursor`: a `:command`'s help on its name, else the language server's

@@ -79,6 +79,7 @@ class TaxProKernel(Kernel):
         ok = {"status": "ok", "execution_count": self.execution_count, "payload": [], "user_expressions": {}}
         if not code.strip():
             return ok
+        self._allow_stdin = allow_stdin  # raw_input() asks the front end only when the request allows it
 
         def on_event(event: dict[str, Any]) -> None:
             if event.get("event") != "input":
