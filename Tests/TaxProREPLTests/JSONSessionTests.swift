@@ -126,6 +126,20 @@ import Testing
     #expect(outputs.contains { $0.text.contains("the unfinished input was dropped") })
   }
 
+  @Test func commentsBeforeAnEntryStayWithIt() throws {
+    let client = try Client()
+    let (status, outputs) = client.run("# notes\n## Twice the amount.\n## tip: Double it.\nformula tw(x: Money): Money =\n  x * 2")
+    #expect(status == .ok)
+    #expect(outputs.map(\.kind) == [.definitions])
+    let formula = try #require(client.json.session.program.formula(named: "tw"))
+    #expect(formula.documentation.summary == "Twice the amount.")
+    #expect(formula.documentation.tip == "Double it.")
+    // Comments alone run nothing; before a command they are dropped.
+    #expect(client.run("# nothing here\n\n## nor here").outputs.isEmpty)
+    #expect(client.run("# the year\n:year 2026").outputs.first?.text.contains("2026") == true)
+    #expect(client.json.isComplete("## a formula follows").0 == .complete)
+  }
+
   @Test func commandsAreTheTablesAndTheirTextComesThrough() throws {
     let client = try Client()
     let help = client.run(":help :year").outputs
@@ -268,6 +282,7 @@ import Testing
       "1 + 2\n:year 2026\nmax($1,\n  $2)\n\nlet a = 1",
       "formula f(x: Money): Money =\n  let y = x\n\n  y * 2\nf($1)",
       "  :help\n(1 +\n 2)\n3",
+      "# a note\n:year 2025\n## Doc.\nformula g(x: Money): Money = x\n# end",
     ]
     for cell in cells {
       let entries = CellEntries(cell)

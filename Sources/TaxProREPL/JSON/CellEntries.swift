@@ -3,9 +3,10 @@ import TaxProCore
 /// A cell's lines grouped into entries as the prompt groups lines typed one by one: a `:command` is its line; code
 /// runs on until the parser has a finished entry; blank lines between entries are skipped.
 ///
-/// One difference from the prompt: a blank line inside an unfinished entry is kept in it rather than giving the entry
-/// up, since a cell arrives whole and cannot be half-typed. The JSON mode runs cells line by line through the REPL,
-/// which makes the same decisions; this is for the requests that only look (completion, inspection, is-complete).
+/// Two differences from the prompt, because a cell arrives whole: a blank line inside an unfinished entry is kept
+/// in it rather than giving the entry up, and comment lines before an entry are part of it (so `##` documentation
+/// stays with the formula below it). The JSON mode runs cells line by line through the REPL with these roles
+/// (`role(of:pending:)`); the grouping is for the requests that only look (completion, inspection, is-complete).
 struct CellEntries {
   struct Entry: Equatable {
     /// 0-based line numbers in the cell.
@@ -15,34 +16,61 @@ struct CellEntries {
     var isFinished: Bool
   }
 
+  /// What a cell does with a line, given the lines of the entry so far.
+  enum Role {
+    /// A blank line between entries.
+    case skip
+    /// A blank line inside an entry, or a comment before one: kept for the entry.
+    case hold
+    /// A `:command` (comments before it are dropped).
+    case command
+    /// A line of code, which may finish the entry.
+    case code
+  }
+
   var lines: [String]
   var entries: [Entry] = []
 
   init(_ code: String) {
     lines = CellEntries.lines(of: code)
-    var start: Int? = nil
+    var pending: [String] = []
+    var start = 0
     for (index, line) in lines.enumerated() {
-      if let first = start {
-        if line.allSatisfy(\.isWhitespace) { continue }
-        if !Session.isIncomplete(lines[first...index].joined(separator: "\n")) {
-          entries.append(Entry(lines: first..<(index + 1), isCommand: false, isFinished: true))
-          start = nil
-        }
+      if pending.isEmpty { start = index }
+      switch CellEntries.role(of: line, pending: pending) {
+      case .skip:
         continue
-      }
-      if line.allSatisfy(\.isWhitespace) { continue }
-      if line.drop(while: \.isWhitespace).hasPrefix(":") {
+      case .hold:
+        pending.append(line)
+      case .command:
+        pending = []
         entries.append(Entry(lines: index..<(index + 1), isCommand: true, isFinished: true))
-        continue
-      }
-      if Session.isIncomplete(line) {
-        start = index
-      } else {
-        entries.append(Entry(lines: index..<(index + 1), isCommand: false, isFinished: true))
+      case .code:
+        pending.append(line)
+        if !Session.isIncomplete(pending.joined(separator: "\n")) {
+          entries.append(Entry(lines: start..<(index + 1), isCommand: false, isFinished: true))
+          pending = []
+        }
       }
     }
-    if let first = start {
-      entries.append(Entry(lines: first..<lines.count, isCommand: false, isFinished: false))
+    if !CellEntries.onlyNotes(pending) {
+      entries.append(Entry(lines: start..<lines.count, isCommand: false, isFinished: false))
+    }
+  }
+
+  static func role(of line: String, pending: [String]) -> Role {
+    let text = line.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+    if text.isEmpty { return pending.isEmpty ? .skip : .hold }
+    guard onlyNotes(pending) else { return .code }
+    if text.hasPrefix(":") { return .command }
+    return text.hasPrefix("#") ? .hold : .code
+  }
+
+  /// Whether lines held for an entry are only blank lines and comments (nothing to run).
+  static func onlyNotes(_ lines: [String]) -> Bool {
+    lines.allSatisfy { line in
+      let text = line.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+      return text.isEmpty || text.hasPrefix("#")
     }
   }
 

@@ -232,16 +232,26 @@ struct OutputItem: Encodable {
   }
 }
 
-/// A value as docs/EXPLAIN_JSON.md writes one: its type, its text, and its exact decimal for the numeric types.
+/// A value as docs/EXPLAIN_JSON.md writes one: its type, its text, and its exact decimal for the numeric types; a
+/// bracket table also has its rows, as the explanation's `rows`.
 struct ValueData: Encodable {
+  struct Row: Encodable {
+    var threshold: String
+    var rate: String
+  }
+
   var type: String
   var text: String
   var exact: String?
+  var rows: [Row]?
 
   init(_ value: Value) {
     type = value.type.description
     text = ValueFormatter.format(value)
     exact = value.decimal?.trimmed.description
+    if case .brackets(let table) = value {
+      rows = table.rows.map { Row(threshold: $0.threshold.trimmed.description, rate: $0.rate.trimmed.description) }
+    }
   }
 }
 

@@ -60,9 +60,9 @@ final class JSONSession {
     return collector.take().outputs
   }
 
-  /// Runs `code` as if its lines were typed at the prompt, one by one (a blank line inside an unfinished entry is
-  /// kept rather than dropping it: see `CellEntries`). Stops at an interruption, and at the first error when
-  /// `stopOnError`.
+  /// Runs `code` as if its lines were typed at the prompt, one by one, but for what a cell needs (blank lines inside
+  /// an entry and comments before one are kept with it: see `CellEntries.role`). Stops at an interruption, and at
+  /// the first error when `stopOnError`.
   func execute(_ code: String, stopOnError: Bool = true) -> (status: ReplyStatus, outputs: [OutputItem], quit: Bool) {
     collector.reset()
     repl.pendingLines = []
@@ -72,23 +72,23 @@ final class JSONSession {
         collector.append(OutputItem(.cancelled, text: "cancelled"))
         break
       }
-      let blank = line.allSatisfy(\.isWhitespace)
-      if repl.pendingLines.isEmpty {
-        if blank { continue }
-        repl.entryFirstLine = index + 1
-      } else if blank {
-        repl.pendingLines.append(line)
+      if repl.pendingLines.isEmpty { repl.entryFirstLine = index + 1 }
+      switch CellEntries.role(of: line, pending: repl.pendingLines) {
+      case .skip:
         continue
-      }
-      repl.handle(line)
-    }
-    if !repl.pendingLines.isEmpty {
-      if collector.cancelled || (stopOnError && collector.failed) {
+      case .hold:
+        repl.pendingLines.append(line)
+      case .command:
         repl.pendingLines = []
-      } else {
-        repl.abandonPendingInput()
+        repl.entryFirstLine = index + 1
+        repl.handle(line)
+      case .code:
+        repl.handle(line)
       }
     }
+    let stopped = collector.cancelled || (stopOnError && collector.failed)
+    if !stopped, !CellEntries.onlyNotes(repl.pendingLines) { repl.abandonPendingInput() }
+    repl.pendingLines = []
     repl.entryFirstLine = 1
     let result = collector.take()
     let status: ReplyStatus = result.cancelled ? .cancelled : result.failed ? .error : .ok

@@ -61,7 +61,15 @@ def value_text(value: dict[str, Any]) -> str:
 
 
 def value_html(value: dict[str, Any]) -> str:
-    """A value with its type beside it; money and other figures right-aligned in their cell."""
+    """A value with its type beside it; money and other figures right-aligned in their cell. A bracket table is a
+    table: each row's threshold and the rate on income above it."""
+    if value.get("type") == "Brackets" and value.get("rows"):
+        rows = [f"<tr><th {RIGHT}>income above</th><th {RIGHT}>rate</th></tr>"]
+        rows += [
+            f"<tr><td {RIGHT}>{escape(money(row.get('threshold', '')))}</td><td {RIGHT}>{escape(rate(row.get('rate', '')))}</td></tr>"
+            for row in value["rows"]
+        ]
+        return f'<table class="taxpro-value taxpro-brackets">{"".join(rows)}</table>'
     text = escape(value_text(value))
     kind = escape(value.get("type", ""))
     aligned = RIGHT if value.get("type") in ("Money", "Rate", "Number") else LEFT
