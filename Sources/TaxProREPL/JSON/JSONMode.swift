@@ -265,8 +265,9 @@ final class RequestChannel: @unchecked Sendable {
       }
       return true
     }
-    guard let index = queue.firstIndex(where: { $0.0 == target }) else { return false }
-    if case .execute = queue[index].1 { queue[index].1 = .cancelledBeforeStart }
+    // A queued `execute` is answered as cancelled; the other requests only look, and are answered anyway.
+    guard let index = queue.firstIndex(where: { $0.0 == target }), case .execute = queue[index].1 else { return false }
+    queue[index].1 = .cancelledBeforeStart
     return true
   }
 

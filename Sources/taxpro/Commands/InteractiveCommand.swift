@@ -16,7 +16,7 @@ struct InteractiveCommand: Command {
     examples: [
       HelpEntry(name: "taxpro repl rates.tax", meaning: "the REPL with the formulas of rates.tax"),
       HelpEntry(
-        name: "echo '{\"id\": 1, \"request\": \"execute\", \"code\": \"0.1 + 0.2\"}' | taxpro repl --json",
+        name: "echo '{\"id\":1,\"request\":\"execute\",\"code\":\"0.1 + 0.2\"}' | taxpro repl --json",
         meaning: "one request, one reply"),
     ])
 
