@@ -1,5 +1,6 @@
 import Foundation
 import TaxProCore
+import TaxProREPL
 
 /// Writing to the terminal, with or without colour.
 enum Output {
@@ -45,17 +46,7 @@ enum Output {
 
   /// Writes the bytes in place (no copy into `Data`: `eval --csv` writes megabytes), all of them unless output fails.
   static func write(_ bytes: ArraySlice<UInt8>) {
-    bytes.withUnsafeBytes { raw in
-      guard var next = raw.baseAddress else { return }
-      var remaining = raw.count
-      while remaining > 0 {
-        let written = Glibc.write(STDOUT_FILENO, next, remaining)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        next += written
-        remaining -= written
-      }
-    }
+    bytes.withUnsafeBytes(StandardOutput.write)
   }
 
   static func writeError(_ text: String) {

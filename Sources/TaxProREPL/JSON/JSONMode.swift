@@ -86,17 +86,7 @@ enum QueuedRequest {
 /// Where replies go: standard output, whole lines, one writer at a time.
 struct StandardOutputWriter: Sendable {
   func write(_ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-      guard var next = raw.baseAddress else { return }
-      var remaining = raw.count
-      while remaining > 0 {
-        let written = Glibc.write(STDOUT_FILENO, next, remaining)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        next += written
-        remaining -= written
-      }
-    }
+    bytes.withUnsafeBytes(StandardOutput.write)
   }
 }
 
