@@ -25,7 +25,7 @@ import Testing
         handlesInterrupts: false)
       json = JSONSession(
         session: session, sources: SourceImporter(libraryTrees: REPLHarness.libraryTrees),
-        configuration: configuration, version: "test",
+        configuration: configuration,
         readLine: { [unowned self] prompt in
           prompts.append(prompt)
           return self.answers.isEmpty ? .endOfInput : self.answers.removeFirst()

@@ -16,14 +16,14 @@ import TaxProLibrary
 public enum JSONMode {
   /// Runs until standard input ends (or `:quit`); returns the exit status.
   public static func run(
-    session: Session, sources: SourceImporter, files: [String], version: String,
+    session: Session, sources: SourceImporter, files: [String],
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> Int32 {
     let channel = RequestChannel(output: StandardOutputWriter())
     let configuration = REPL.Configuration(
       userFiles: UserFiles(environment: environment), color: false, width: { 100 }, handlesInterrupts: true)
     let jsonSession = JSONSession(
-      session: session, sources: sources, configuration: configuration, version: version,
+      session: session, sources: sources, configuration: configuration,
       readLine: { channel.askForInput(prompt: $0) }, isInterrupted: { Interrupts.isPending })
     let loaded = jsonSession.load(files)
     channel.write(ReadyEvent(info: jsonSession.info, outputs: loaded))

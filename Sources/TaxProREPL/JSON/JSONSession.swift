@@ -12,7 +12,6 @@ import TaxProLibrary
 /// Threads and I/O are `JSONMode`'s; this class only answers.
 final class JSONSession {
   let repl: REPL
-  let version: String
   /// Polled between the lines of a cell, so that an interruption arriving between two evaluations stops the cell.
   let isInterrupted: () -> Bool
   private let collector = OutputCollector()
@@ -21,7 +20,7 @@ final class JSONSession {
   ///   - readLine: answers a command that reads a line (`:ask`), given its prompt.
   ///   - isInterrupted: whether the request running should stop (the SIGINT flag, in the process).
   init(
-    session: Session, sources: SourceImporter, configuration: REPL.Configuration, version: String,
+    session: Session, sources: SourceImporter, configuration: REPL.Configuration,
     readLine: @escaping (String) -> LineInput, isInterrupted: @escaping () -> Bool = { false }
   ) {
     var configuration = configuration
@@ -34,7 +33,6 @@ final class JSONSession {
         write: { collector.appendText($0, stream: .stdout) },
         writeError: { collector.appendText($0, stream: .stderr) }),
       configuration: configuration)
-    self.version = version
     self.isInterrupted = isInterrupted
     repl.presenter = { [unowned self] item, text in
       collector.append(self.output(for: item, text: text))
@@ -45,7 +43,7 @@ final class JSONSession {
 
   var info: SessionInfo {
     SessionInfo(
-      version: version, year: session.year, years: session.program.years,
+      version: TaxPro.version, year: session.year, years: session.program.years,
       commands: CommandTable.all.map {
         CommandData(name: $0.name, aliases: $0.aliases, usage: $0.usage, summary: $0.summary)
       })

@@ -35,7 +35,7 @@ struct InteractiveCommand: Command {
     let session = sources.session(year: inputs.year)
     try Commands.checkYear(inputs.year, years: session.program.years)
     if json {
-      return JSONMode.run(session: session, sources: sources, files: inputs.files, version: TaxPro.version)
+      return JSONMode.run(session: session, sources: sources, files: inputs.files)
     }
     let banner = "TaxPro \(TaxPro.version) — tax year \(session.year). :help for help, Ctrl-D to leave.\n"
     return TerminalREPL.run(
