@@ -1,5 +1,5 @@
 import Foundation
-import LanguageServerProtocol
+import JSONValue
 import LineEditing
 import TaxProCore
 import TaxProLibrary
@@ -100,11 +100,9 @@ final class RequestChannel: @unchecked Sendable {
   private var waitingForInput = false
   private var inputAnswer: LineInput?
   private let output: StandardOutputWriter
-  private let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
+  /// Replies are written as the language server's messages and `explain --json` are: encoded to a `JSON` value and
+  /// serialized by `JSONValue`'s one writer (members in the order the types declare them).
+  private let encoder = JSONValueEncoder()
 
   init(output: StandardOutputWriter) {
     self.output = output
@@ -117,10 +115,10 @@ final class RequestChannel: @unchecked Sendable {
     defer { condition.unlock() }
     var bytes: [UInt8]
     do {
-      bytes = Array(try encoder.encode(message))
+      bytes = try encoder.encode(message).serialized()
     } catch {
       let failure = InvalidReply(id: nil, message: "a reply could not be written: \(error)")
-      bytes = Array((try? encoder.encode(failure)) ?? Data())
+      bytes = (try? encoder.encode(failure).serialized()) ?? []
     }
     bytes.append(10)
     output.write(bytes)
@@ -296,42 +294,5 @@ final class RequestChannel: @unchecked Sendable {
 
   private struct IDOnly: Decodable {
     var id: RequestID?
-  }
-}
-
-/// The explanation inside a reply is the same `JSON` value `taxpro explain --json` writes.
-extension JSON: Encodable {
-  public func encode(to encoder: any Encoder) throws {
-    switch self {
-    case .null:
-      var container = encoder.singleValueContainer()
-      try container.encodeNil()
-    case .bool(let flag):
-      var container = encoder.singleValueContainer()
-      try container.encode(flag)
-    case .integer(let integer):
-      var container = encoder.singleValueContainer()
-      try container.encode(integer)
-    case .double(let number):
-      var container = encoder.singleValueContainer()
-      try container.encode(number)
-    case .string(let text):
-      var container = encoder.singleValueContainer()
-      try container.encode(text)
-    case .array(let elements):
-      var container = encoder.unkeyedContainer()
-      for element in elements { try container.encode(element) }
-    case .object(let object):
-      var container = encoder.container(keyedBy: MemberKey.self)
-      for (key, value) in object.members { try container.encode(value, forKey: MemberKey(key)) }
-    }
-  }
-
-  private struct MemberKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
   }
 }

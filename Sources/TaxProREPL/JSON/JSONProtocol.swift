@@ -1,4 +1,4 @@
-import LanguageServerProtocol
+import JSONValue
 import TaxProCore
 
 // The messages of `taxpro repl --json` (docs/REPL_JSON.md): one JSON object per line each way. Each request is one

@@ -1,5 +1,5 @@
 import Foundation
-import LanguageServerProtocol
+import JSONValue
 import LineEditing
 import TaxProCore
 import TaxProLibrary
@@ -122,9 +122,8 @@ final class JSONSession {
     case .explanation(let expression, let value, let steps):
       output = OutputItem(.explanation, text: text)
       let renderer = ExplanationRenderer(program: session.program, sources: session.sources)
-      let rendered = ExplanationJSON.render(
+      output.explanation = ExplanationJSON.json(
         expression: expression, value: value, steps: steps, year: session.year, renderer: renderer)
-      output.explanation = try? JSON.parse(rendered)
     case .image(let svg):
       output = OutputItem(.image, text: text)
       output.mimeType = "image/svg+xml"
