@@ -176,6 +176,19 @@ import Testing
     #expect(output.text == "a chart of x * 2 as x goes from 0 to 10 (\(REPL.svgSamples) points)")
   }
 
+  @Test func chartsAreSVGWhereImagesAreShown() throws {
+    let client = try Client()
+    let reply = client.run(":chart rent: $2,100, food: $640")
+    #expect(reply.status == .ok)
+    let output = try #require(reply.outputs.first)
+    #expect(output.kind == .image)
+    #expect(output.mimeType == "image/svg+xml")
+    #expect(output.data?.contains("<svg") == true)
+    #expect(output.text.contains("$2,100.00"))
+    #expect(output.text.contains("$640.00"))
+    #expect(!output.text.contains("\u{1B}["))
+  }
+
   @Test func testsTypedInAreReported() throws {
     let client = try Client()
     let passed = client.run("test \"t\" { 1 + 1 == 2 }")

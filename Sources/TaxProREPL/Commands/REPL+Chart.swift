@@ -38,6 +38,11 @@ extension REPL {
         } catch {
           complain("\(error)")
         }
+      } else if showsImages {
+        // Where images are shown (the JSON mode), the donut; its text is the bars a reader without images gets.
+        showImage(
+          svg: BreakdownSVG(shape: .donut).render(breakdown),
+          description: BreakdownBars(width: configuration.width(), color: false).render(breakdown))
       } else {
         say(BreakdownBars(width: configuration.width(), color: configuration.color).render(breakdown))
       }
