@@ -189,6 +189,17 @@ import Testing
     #expect(!output.text.contains("\u{1B}["))
   }
 
+  @Test func aValuesTextHonoursDigits() throws {
+    let client = try Client()
+    let before = try #require(client.run("1 / 3").outputs.first?.value)
+    #expect(client.run(":digits 4").status == .ok)
+    let output = try #require(client.run("1 / 3").outputs.first)
+    let value = try #require(output.value)
+    #expect(value.text == output.text)
+    #expect(value.text.count < before.text.count)
+    #expect(value.exact == before.exact)
+  }
+
   @Test func testsTypedInAreReported() throws {
     let client = try Client()
     let passed = client.run("test \"t\" { 1 + 1 == 2 }")

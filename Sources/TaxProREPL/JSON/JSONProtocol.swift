@@ -245,9 +245,10 @@ struct ValueData: Encodable {
   var exact: String?
   var rows: [Row]?
 
-  init(_ value: Value) {
+  /// `digits`: the REPL's `:digits`, for a Number that is not exact (`exact` keeps every digit).
+  init(_ value: Value, digits: Int = ValueFormatter.numberDigits) {
     type = value.type.description
-    text = ValueFormatter.format(value)
+    text = ValueFormatter.format(value, digits: digits)
     exact = value.decimal?.trimmed.description
     if case .brackets(let table) = value {
       rows = table.rows.map { Row(threshold: $0.threshold.trimmed.description, rate: $0.rate.trimmed.description) }

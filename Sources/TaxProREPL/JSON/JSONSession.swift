@@ -99,13 +99,13 @@ final class JSONSession {
     switch item {
     case .value(let value):
       output = OutputItem(.value, text: text)
-      output.value = ValueData(value)
+      output.value = ValueData(value, digits: repl.digits)
     case .definitions(let definitions):
       output = OutputItem(.definitions, text: text)
       output.definitions = definitions.map { definition in
         DefinitionData(
           name: definition.name, kind: definition.kind, detail: definition.detail,
-          value: definition.kind == "let" ? session.values[definition.name].map(ValueData.init) : nil)
+          value: definition.kind == "let" ? session.values[definition.name].map { ValueData($0, digits: repl.digits) } : nil)
       }
     case .tests(let outcomes):
       output = OutputItem(.tests, text: text)

@@ -155,8 +155,10 @@ public final class REPL {
     editor.addHistory(text)
     let source = session.makeSource(text, name: "<input>", firstLine: entryFirstLine)
     let diagnostics = Parser.parse(source, mode: .interactive).diagnostics
-    // One line says what was missing: the full rendering, with the source and its marks, would bury the news that
-    // nothing was run.
+    // At a terminal one line says what was missing: the full rendering, with the source and its marks, would bury the
+    // news that nothing was run. A notebook shows the diagnostics with their spans (the cell's line) as data, and then
+    // the same line.
+    if presenter != nil { report(diagnostics) }
     let what = diagnostics.first(where: { $0.severity == .error })?.message ?? "the input was not finished"
     complain(what + "; the unfinished input was dropped")
   }

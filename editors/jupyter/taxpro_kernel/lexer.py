@@ -25,7 +25,7 @@ __all__ = ["TaxProLexer"]
 #: Words that declare something.
 DECLARATION_KEYWORDS = ("formula", "let", "test", "parameters", "province", "federal", "year", "brackets")
 #: Words of expressions.
-EXPRESSION_KEYWORDS = ("if", "then", "else", "and", "or", "not", "in")
+EXPRESSION_KEYWORDS = ("if", "then", "else", "and", "or", "not", "in", "of", "mod")
 CONSTANTS = ("true", "false")
 TYPES = ("Money", "Rate", "Number", "Bool", "Text", "Province", "Brackets")
 BUILTINS = ("min", "max", "abs", "round", "floor", "ceil", "clamp", "tax", "marginal_rate", "average_rate")
