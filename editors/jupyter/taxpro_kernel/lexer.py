@@ -28,7 +28,8 @@ DECLARATION_KEYWORDS = ("formula", "let", "test", "parameters", "province", "fed
 EXPRESSION_KEYWORDS = ("if", "then", "else", "and", "or", "not", "in", "of", "mod")
 CONSTANTS = ("true", "false")
 TYPES = ("Money", "Rate", "Number", "Bool", "Text", "Province", "Brackets")
-BUILTINS = ("min", "max", "abs", "round", "floor", "ceil", "clamp", "tax", "marginal_rate", "average_rate")
+BUILTINS = ("min", "max", "abs", "round", "floor", "ceil", "clamp", "tax", "marginal_rate", "average_rate",
+            "sqrt", "ln", "exp", "log10")
 JURISDICTIONS = ("AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT")
 #: The labels of `##` documentation lines.
 DOC_LABELS = ("definition", "instruction", "tip", "topic", "reference", "note", "example")
