@@ -426,6 +426,15 @@ after LIMIT (the enclosing bracket) or, at top level, in the declaration."
             (goto-char (point-min)))))
       found)))
 
+(defun taxpro--next-code-line ()
+  "Beginning of the next line with code after the current one, or nil."
+  (save-excursion
+    (let (found)
+      (while (and (not found) (zerop (forward-line 1)) (not (eobp)))
+        (unless (string-match-p "\\`[ \t]*\\'" (taxpro--line-code (point)))
+          (setq found (line-beginning-position))))
+      found)))
+
 (defun taxpro--indentation-at (pos)
   "Indentation of the line at POS."
   (save-excursion (goto-char pos) (current-indentation)))
@@ -447,6 +456,10 @@ after LIMIT (the enclosing bracket) or, at top level, in the declaration."
                (base (if top 0 (+ (taxpro--indentation-at open) step)))
                (prev (taxpro--previous-code-line open)))
           (cond
+           ((and top (looking-at-p "[ \t]*##"))
+            ;; Documentation goes where what it documents goes: a `let' of a formula's body is indented.
+            (let ((next (taxpro--next-code-line)))
+              (or (and next (save-excursion (goto-char next) (taxpro-calculate-indentation))) 0)))
            ((and top (looking-at-p taxpro--declaration-re)) 0)
            ((null prev) base)
            (t

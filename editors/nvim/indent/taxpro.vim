@@ -153,6 +153,19 @@ function! s:PrevCode(lnum, limit) abort
   return 0
 endfunction
 
+" The next line with code after line {lnum}; 0 when there is none.
+function! s:NextCode(lnum) abort
+  let l = a:lnum + 1
+  let last = line('$')
+  while l <= last
+    if s:Code(l) !~# '^\s*$'
+      return l
+    endif
+    let l += 1
+  endwhile
+  return 0
+endfunction
+
 " The line where the statement part at line {lnum} starts: when {lnum} begins inside brackets
 " opened after {open}, the line of the outermost of them.
 function! s:Anchor(lnum, open) abort
@@ -241,6 +254,11 @@ function! GetTaxproIndent(...) abort
   endif
   let top = open[0] == 0
   let base = top ? 0 : indent(open[0]) + sw
+  if top && line =~# '^\s*##'
+    " Documentation goes where what it documents goes: a `let` of a formula's body is indented.
+    let next = s:NextCode(lnum)
+    return next ? GetTaxproIndent(next) : 0
+  endif
   if top && line =~# s:declaration
     return 0
   endif
