@@ -31,6 +31,34 @@ import Testing
     formula negative(pay: Money): Money =
       let refund = -$10
       pay - refund
+
+    ## A summary with many lines, returning one.
+    ## parts: gross = kept_part + tax
+    ##   + dues
+    formula lines(gross: Money, which: Text = "kept"): Money =
+      let subtotal = gross * 50%
+      ## Tax: a fifth.
+      let tax = gross * 20%
+      let dues = $10
+      let kept_part = gross - tax - dues
+      if which == "kept" then kept_part else tax
+
+    ## parts: total = a + b
+    formula wrong(total: Money): Money =
+      ## First part.
+      let a = total / 2
+      let b = total / 3
+      a + b
+
+    ## parts: total = a + missing
+    formula misnamed(total: Money): Money =
+      let a = total
+      a
+
+    ## parts: total a + b
+    formula malformed(total: Money): Money =
+      let a = total
+      a
     """
 
   func session() -> Session {
@@ -86,6 +114,42 @@ import Testing
     #expect(codes("a: $1 in $0..5%") == ["chart-type: only Money can be shared out in a chart, but the budget line of 'A' is Rate"])
     #expect(codes("a: $1,") == [])
     #expect(codes("a: $1 b") == ["syntax: expected ',' between named amounts, found 'b'"])
+  }
+
+  @Test func aPartsLineNamesThePartsOfARecordLikeFormula() throws {
+    // The subtotal and the result (whichever line is asked for) are not parts; the line's names are.
+    for call in [#"lines($1,000)"#, #"lines($1,000, "tax")"#] {
+      let breakdown = try session().breakdown(call).get()
+      #expect(parts(breakdown) == ["Kept part $790.00 79.0%", "Tax $200.00 20.0%", "Dues $10.00 1.0%"])
+      #expect(breakdown.whole == ExactDecimal(1000))
+      #expect(breakdown.wholeLabel == "Gross")
+    }
+  }
+
+  @Test func aPartsLineThatDoesNotAddUpIsAnErrorNotAChart() throws {
+    guard case .failure(let list) = session().breakdown("wrong($600)") else {
+      Issue.record("wrong($600) was charted")
+      return
+    }
+    let error = try #require(list.diagnostics.first)
+    #expect(error.code == .chartParts)
+    #expect(error.message == "the parts that wrong's documentation names add up to $500.00, which is not Total ($600.00)")
+    #expect(error.notes.map(\.message) == ["First part: $300.00", "B: $200.00"])
+    #expect(codes("misnamed($5)") == [
+      "chart-parts: the 'parts:' line of misnamed's documentation names 'missing', which is not one of its Money let "
+        + "steps or inputs"
+    ])
+    #expect(codes("malformed($5)") == [
+      "chart-parts: the 'parts:' line of malformed's documentation must read WHOLE = PART + PART + …"
+    ])
+  }
+
+  @Test func aPartsLineReadsWholeEqualsASumOfNames() {
+    #expect(Breakdown.identityNames("w = a + b")?.whole == "w")
+    #expect(Breakdown.identityNames("w = a\n + b_2")?.parts == ["a", "b_2"])
+    for wrong in ["w = a +", "w = a + a", "w = w + a", "= a", "w a = b", "w = a = b", "w = 2a", "w = a - b", "w"] {
+      #expect(Breakdown.identityNames(wrong) == nil, "\(wrong)")
+    }
   }
 
   @Test func labelsAreTheDocumentationsWords() {

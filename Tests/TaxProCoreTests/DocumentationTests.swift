@@ -26,7 +26,7 @@ import Testing
     "note : not a key", "topic: Income / Income tax", "a: b: c", "tip:\tTabbed\t", "\r tip: carriage\r",
     "sOuRcE: https://example.com/a:b", "instructionsx: too long a key", "définition: accented key",
     "tip: après", "tip: a\u{301} combining", " \u{301}tip: combining after a space", ":\u{301} colon with a mark",
-    "tip\r\n: crlf", "example: 1 + 1 == 2", "\u{212A}ey: the Kelvin sign", "references:   many   ",
+    "tip\r\n: crlf", "example: 1 + 1 == 2", "Parts: w = a + b", "\u{212A}ey: the Kelvin sign", "references:   many   ",
   ]
 
   @Test(arguments: lines)
@@ -66,13 +66,15 @@ import Testing
   @Test func parsedFieldsAreKept() {
     let parsed = Documentation.parse(
       lines: ["Tax on income.", "", "definition: Each bracket's rate", "applies to its part.", "topic: Income / Tax",
-        "reference: https://a", "reference: https://b", "note: one", "continued"],
+        "reference: https://a", "reference: https://b", "note: one", "continued", "parts: whole = a", "+ b"],
       span: nil)
     #expect(parsed.summary == "Tax on income.")
     #expect(parsed.definition == "Each bracket's rate applies to its part.")
     #expect(parsed.topic == ["Income", "Tax"])
     #expect(parsed.references == ["https://a", "https://b"])
     #expect(parsed.notes == ["one continued"])
+    #expect(parsed.parts == "whole = a + b")
+    #expect(!Documentation.parse(lines: ["parts: w = a"], span: nil).isEmpty)
   }
 
   /// Hover and completion show what a figure leaves out right after what it is, before the definition and tips.

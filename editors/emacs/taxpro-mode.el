@@ -135,7 +135,7 @@
   "The thirteen province and territory codes.")
 
 (defconst taxpro-doc-fields
-  '("definition" "instruction" "tip" "topic" "reference" "note" "example")
+  '("definition" "instruction" "tip" "topic" "reference" "note" "example" "parts")
   "Fields of a documentation comment.")
 
 (defconst taxpro--money-token

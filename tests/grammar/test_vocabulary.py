@@ -31,6 +31,7 @@ def table():
         "symbols": {e[1] for e in entries if e[0] == "symbol"},
         "types": {e[1] for e in entries if e[0] == "type"},
         "builtins": {e[1] for e in entries if e[0] == "builtin"},
+        "documentation": {e[1] for e in entries if e[0] == "documentation"},
     }
     assert words["keywords"] >= {"formula", "let", "if"} and words["builtins"] >= {"tax", "min"}, lines
     return words
@@ -152,12 +153,35 @@ def test_textmate_grammar(table, relative):
     path = ROOT / relative
     found = textmate_words(path)
     # Documentation fields (`## tip:`) are keywords of the comments, not of the language.
-    documentation = {"definition", "instruction", "tip", "topic", "reference", "note", "example"}
-    same(found["keywords"] - documentation, table["keywords"], "keywords", path)
+    same(found["keywords"] - table["documentation"], table["keywords"], "keywords", path)
     same(found["builtins"], table["builtins"], "built-in functions", path)
     same(found["types"], table["types"], "types", path)
     extra = found["reserved"] - table["reserved"]
     assert not extra, f"{path}: lookaheads name {sorted(extra)}, which are not reserved words"
+
+
+# MARK: Documentation fields (`## tip:`), in every editor
+
+
+def test_every_editor_highlights_the_documentation_fields(table):
+    assert table["documentation"] >= {"definition", "tip", "parts"}
+    found = {}
+    for relative in ("editors/vim/syntax/taxpro.vim", "editors/nvim/syntax/taxpro.vim"):
+        match = re.search(r"taxproDocField\s+/.*?\\%\(([a-z\\|]+)\\\):/", (ROOT / relative).read_text())
+        assert match, f"{relative}: no taxproDocField"
+        found[relative] = alternatives(match.group(1))
+    emacs = re.search(r"\(defconst taxpro-doc-fields\s+'\(([^)]*)\)", (ROOT / "editors/emacs/taxpro-mode.el").read_text())
+    assert emacs, "editors/emacs/taxpro-mode.el: no taxpro-doc-fields"
+    found["editors/emacs/taxpro-mode.el"] = set(re.findall(r'"([a-z]+)"', emacs.group(1)))
+    for relative in ("grammar/taxpro.tmLanguage.json", "editors/vscode/syntaxes/taxpro.tmLanguage.json"):
+        match = re.search(r"\(##\)\\\\s\*\(\?:\(([a-z|]+)\)", (ROOT / relative).read_text())
+        assert match, f"{relative}: no documentation fields"
+        found[relative] = alternatives(match.group(1))
+    jupyter = re.search(r"^DOC_LABELS = \(([^)]*)\)", (ROOT / "editors/jupyter/taxpro_kernel/lexer.py").read_text(), re.M)
+    assert jupyter, "editors/jupyter/taxpro_kernel/lexer.py: no DOC_LABELS"
+    found["editors/jupyter/taxpro_kernel/lexer.py"] = set(re.findall(r'"([a-z]+)"', jupyter.group(1)))
+    for relative, fields in found.items():
+        same(fields, table["documentation"], "documentation fields", ROOT / relative)
 
 
 # MARK: Lark

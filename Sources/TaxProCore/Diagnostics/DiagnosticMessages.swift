@@ -353,6 +353,20 @@ extension DiagnosticMessage {
       "the let steps of \(formula) add up to \(parts), which is not its result (\(result)), and with the result "
         + "(\(withResult)) they are none of its Money inputs")
   }
+  static func declaredPartsDoNotAddUp(_ formula: String, whole: String, amount: String, parts: String) -> Self {
+    Self(
+      .chartParts,
+      "the parts that \(formula)'s documentation names add up to \(parts), which is not \(whole) (\(amount))")
+  }
+  static func partsLineForm(_ formula: String) -> Self {
+    Self(.chartParts, "the 'parts:' line of \(formula)'s documentation must read WHOLE = PART + PART + …")
+  }
+  static func partsLineName(_ formula: String, _ name: String) -> Self {
+    Self(
+      .chartParts,
+      "the 'parts:' line of \(formula)'s documentation names '\(name)', which is not one of its Money let steps "
+        + "or inputs")
+  }
   static func negativePart(_ label: String, _ amount: String) -> Self {
     Self(.chartParts, "'\(label)' is \(amount); a part of a whole cannot be negative")
   }

@@ -72,6 +72,27 @@ public struct Breakdown: Sendable {
     return sentence.isEmpty || sentence.count > 40 ? nil : sentence
   }
 
+  /// The names of a `parts:` line, `WHOLE = PART + PART + …` (spaces and line breaks anywhere between them), or nil
+  /// when it does not read so: one name, `=`, and one or more distinct names joined by `+`.
+  static func identityNames(_ identity: String) -> (whole: String, parts: [String])? {
+    let sides = identity.split(separator: "=", omittingEmptySubsequences: false)
+    guard sides.count == 2 else { return nil }
+    func name(_ text: Substring) -> String? {
+      let trimmed = text.split(whereSeparator: \.isWhitespace)
+      guard trimmed.count == 1, let word = trimmed.first, let first = word.first, first == "_" || first.isLetter,
+        word.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber })
+      else { return nil }
+      return String(word)
+    }
+    guard let whole = name(sides[0]) else { return nil }
+    var parts: [String] = []
+    for text in sides[1].split(separator: "+", omittingEmptySubsequences: false) {
+      guard let part = name(text), part != whole, !parts.contains(part) else { return nil }
+      parts.append(part)
+    }
+    return parts.isEmpty ? nil : (whole, parts)
+  }
+
   /// `income_tax` → `Income tax`: the fallback when a step has no words of its own.
   static func words(_ name: String) -> String {
     let spaced = name.split(separator: "_").joined(separator: " ")
@@ -141,6 +162,10 @@ extension Session {
     expression: String, formula: FormulaInfo, arguments: [NamedValue], result: ExactDecimal,
     steps: [ExplanationStep], span: Span
   ) -> Result<Breakdown, DiagnosticList> {
+    if let identity = formula.documentation.parts {
+      return declaredBreakdown(
+        identity, expression: expression, formula: formula, arguments: arguments, steps: steps, span: span)
+    }
     var parts: [(label: String, amount: ExactDecimal, span: Span)] = []
     for step in steps {
       guard case .binding(let name) = step.kind, case .money(let amount) = step.value else { continue }
@@ -182,6 +207,61 @@ extension Session {
       whole = withResult
       wholeLabel = Breakdown.title(fromSummary: parameter.documentation.summary) ?? Breakdown.words(parameter.name)
       parts.append((formulaTitle, result, span))
+    }
+    return finish(
+      expression: expression, whole: whole, wholeLabel: wholeLabel,
+      parts: parts.map { ($0.label, $0.amount, nil, $0.span) }, span: span)
+  }
+
+  /// The breakdown a formula's documentation declares (`## parts: income_received = after_tax_income + …`): for a
+  /// formula whose `let` steps include subtotals and other lines, so that no rule over all of them could find the
+  /// parts. The named steps must add up to the named whole, exactly, in every call; when they do not (a formula
+  /// changed, a line forgotten) the chart is a `chart-parts` error listing each part, never a chart of a wrong whole.
+  func declaredBreakdown(
+    _ identity: String, expression: String, formula: FormulaInfo, arguments: [NamedValue], steps: [ExplanationStep],
+    span: Span
+  ) -> Result<Breakdown, DiagnosticList> {
+    let documented = DiagnosticNote(
+      .note, "in the documentation of \(formula.name)", span: formula.documentation.span ?? formula.nameSpan)
+    guard let names = Breakdown.identityNames(identity) else {
+      return .failure(DiagnosticList([.error(.partsLineForm(formula.name), at: span, notes: [documented])]))
+    }
+    var lets: [String: (amount: ExactDecimal, span: Span)] = [:]
+    for step in steps {
+      if case .binding(let name) = step.kind, case .money(let amount) = step.value { lets[name] = (amount, step.span) }
+    }
+    var parts: [(label: String, amount: ExactDecimal, span: Span)] = []
+    for name in names.parts {
+      guard let found = lets[name] else {
+        return .failure(DiagnosticList([.error(.partsLineName(formula.name, name), at: span, notes: [documented])]))
+      }
+      parts.append((letLabel(name, at: found.span), found.amount, found.span))
+    }
+    let whole: ExactDecimal
+    let wholeLabel: String
+    if let found = lets[names.whole] {
+      whole = found.amount
+      wholeLabel = letLabel(names.whole, at: found.span)
+    } else if let (parameter, argument) = zip(formula.parameters, arguments).first(where: { $0.0.name == names.whole }),
+      case .money(let amount) = argument.value
+    {
+      whole = amount
+      wholeLabel = Breakdown.title(fromSummary: parameter.documentation.summary) ?? Breakdown.words(parameter.name)
+    } else {
+      return .failure(DiagnosticList([.error(.partsLineName(formula.name, names.whole), at: span, notes: [documented])]))
+    }
+    let sum = parts.reduce(ExactDecimal.zero) { total, part in (try? total + part.amount) ?? total }
+    guard sum == whole else {
+      let notes = parts.map { part in
+        DiagnosticNote(.note, "\(part.label): \(ValueFormatter.money(part.amount))", span: part.span)
+      }
+      return .failure(
+        DiagnosticList([
+          .error(
+            .declaredPartsDoNotAddUp(
+              formula.name, whole: wholeLabel, amount: ValueFormatter.money(whole), parts: ValueFormatter.money(sum)),
+            at: span, notes: notes)
+        ]))
     }
     return finish(
       expression: expression, whole: whole, wholeLabel: wholeLabel,

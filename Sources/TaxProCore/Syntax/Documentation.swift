@@ -1,7 +1,7 @@
 /// What a `##` block says about the declaration below it. Its fields (`summary`, `tip`, …) are those of `Fields`.
 ///
 /// Every declaration, parameter and checked formula carries one, and most are empty, so the fields live in a
-/// copy-on-write buffer: an empty value allocates nothing and a copy is one reference, not nine.
+/// copy-on-write buffer: an empty value allocates nothing and a copy is one reference, not ten.
 @dynamicMemberLookup
 public struct Documentation: Sendable, Equatable {
   public struct Fields: Sendable, Equatable {
@@ -14,6 +14,10 @@ public struct Documentation: Sendable, Equatable {
     public var references: [String] = []
     public var notes: [String] = []
     public var examples: [String] = []
+    /// A formula's breakdown when its `let` steps alone do not add up (a record-like formula that computes many
+    /// lines and returns one, such as `return_summary`): `WHOLE = PART + PART + …`, names of its Money `let` steps
+    /// (the whole may be a Money input). What `taxpro chart` draws of a call; see `Session.breakdown`.
+    public var parts: String?
     /// Where the comment block is.
     public var span: Span?
 
@@ -48,14 +52,19 @@ public struct Documentation: Sendable, Equatable {
     guard let fields = storage.first else { return true }
     return fields.summary.isEmpty && fields.definition == nil && fields.instruction == nil && fields.tip == nil
       && fields.topic.isEmpty && fields.references.isEmpty && fields.notes.isEmpty && fields.examples.isEmpty
+      && fields.parts == nil
   }
 
-  enum Field { case summary, definition, instruction, tip, topic, reference, note, example }
+  enum Field { case summary, definition, instruction, tip, topic, reference, note, example, parts }
+
+  /// The `key:` of each field as the editors highlight it (`taxpro vocabulary` lists them; `fieldKeys` also takes a
+  /// few other spellings).
+  public static let fieldNames = ["definition", "instruction", "tip", "topic", "reference", "note", "example", "parts"]
 
   static let fieldKeys: [String: Field] = [
     "definition": .definition, "instruction": .instruction, "instructions": .instruction, "tip": .tip,
     "topic": .topic, "reference": .reference, "references": .reference, "source": .reference, "note": .note,
-    "example": .example,
+    "example": .example, "parts": .parts,
   ]
   /// The longest key in `fieldKeys`, in bytes.
   static let longestKey = 12
@@ -83,6 +92,7 @@ public struct Documentation: Sendable, Equatable {
         case .reference: if !rest.isEmpty { documentation.references.append(rest) }
         case .note: documentation.notes.append(rest)
         case .example: documentation.examples.append(rest)
+        case .parts: documentation.parts = append(documentation.parts, rest)
         }
         continue
       }
@@ -99,6 +109,7 @@ public struct Documentation: Sendable, Equatable {
         }
       case .example:
         if !line.isEmpty { documentation.examples.append(line) }
+      case .parts: documentation.parts = append(documentation.parts, line)
       }
     }
     documentation.summary = documentation.summary.trimmingCharacters(in: "\n ")

@@ -99,6 +99,7 @@ public enum Vocabulary {
     lines += TaxType.writable.map { "type \($0)" }
     lines += Builtin.allCases.map { "builtin \($0.name) \($0.declaration.signature)" }
     lines += DiagnosticCode.allCases.map { "diagnostic \($0.rawValue) \($0.severity.rawValue)" }
+    lines += Documentation.fieldNames.map { "documentation \($0)" }
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -32,7 +32,7 @@ BUILTINS = ("min", "max", "abs", "round", "floor", "ceil", "clamp", "tax", "marg
             "sqrt", "ln", "exp", "log10")
 JURISDICTIONS = ("AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT")
 #: The labels of `##` documentation lines.
-DOC_LABELS = ("definition", "instruction", "tip", "topic", "reference", "note", "example")
+DOC_LABELS = ("definition", "instruction", "tip", "topic", "reference", "note", "example", "parts")
 
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 

@@ -60,7 +60,7 @@ syn region taxproString    start=/"/ skip=/\\\\\|\\"/ end=/"\|$/ contains=taxpro
 
 " Comments: `# text`, and `## text` documentation comments (Markdown) with their fields.
 syn keyword taxproTodo       TODO FIXME XXX contained
-syn match   taxproDocField   /\%(##\s*\)\@<=\%(definition\|instruction\|tip\|topic\|reference\|note\|example\):/ contained
+syn match   taxproDocField   /\%(##\s*\)\@<=\%(definition\|instruction\|tip\|topic\|reference\|note\|example\|parts\):/ contained
 syn match   taxproDocUrl     /\<https\=:\/\/[^ \t<>"'`()\[\]]*[^ \t<>"'`()\[\].,;:!?]/ contained
 syn match   taxproDocCode    /`[^`]*`/ contained
 syn match   taxproComment    /#.*$/ contains=taxproTodo,@Spell
