@@ -93,3 +93,57 @@ import Testing
     }
   }
 }
+
+/// The library's declared breakdowns (`## parts:` lines) add up in every jurisdiction and year, for households that
+/// reach each part: a chart of them is never the `chart-parts` error a formula change would make it.
+@Suite struct LibraryBreakdownTests {
+  static let households = [
+    "employment_income: $85,000",
+    "employment_income: $250,000, eligible_dividends: $10,000, capital_gains: $20,000",
+    "age: 70, pension_income: $30,000, interest: $5,000",
+    "age: 72, pension_income: $120,000, other_dividends: $8,000",
+    "employment_income: $14,000",
+  ]
+
+  @Test(arguments: StandardLibraryTests.years)
+  func everyPartsLineAddsUpForEveryProvince(year: Int) throws {
+    let session = Session(trees: StandardLibrary.trees(), year: year, firstInputFileID: 1)
+    let declared = session.program.formulas.filter { $0.documentation.parts != nil }.map(\.name)
+    #expect(declared.contains("return_summary"))
+    for name in declared {
+      for province in StandardLibraryTests.provinces {
+        for household in Self.households {
+          let call = "\(name)(\(household), province: \(province))"
+          switch session.breakdown(call) {
+          case .failure(let list): Issue.record("\(call) in \(year): \(list.diagnostics.map(\.message))")
+          case .success(let breakdown):
+            let sum = try breakdown.parts.reduce(ExactDecimal.zero) { try $0 + $1.amount }
+            #expect(sum == breakdown.whole, "\(call) in \(year)")
+          }
+        }
+      }
+    }
+  }
+
+  /// The return summary's chart: where the income received goes, in the words of its lines.
+  @Test func theReturnSummarysPartsAreItsLines() throws {
+    let session = Session(trees: StandardLibrary.trees(), year: 2025, firstInputFileID: 1)
+    let breakdown = try session.breakdown("return_summary(employment_income: $85,000, province: QC)").get()
+    #expect(breakdown.wholeLabel == "Income received")
+    #expect(breakdown.whole == ExactDecimal(85000))
+    #expect(
+      Set(breakdown.parts.map(\.label)) == [
+        "After-tax income", "Federal tax", "Provincial tax", "CPP or QPP", "EI premiums", "QPIP premiums",
+      ])
+    func line(_ name: String) throws -> ExactDecimal {
+      let text = #"return_summary(employment_income: $85,000, province: QC, line: "\#(name)")"#
+      guard case .money(let amount) = try session.explain(text).get().0 else { throw Failure("\(name) is not Money") }
+      return amount
+    }
+    let federal = try breakdown.parts.first { $0.label == "Federal tax" }?.amount
+    #expect(federal == (try line("federal_tax") - line("quebec_abatement")))
+    #expect(breakdown.parts.first { $0.label == "After-tax income" }?.amount == (try line("after_tax_income")))
+  }
+
+  struct Failure: Error { var message: String; init(_ message: String) { self.message = message } }
+}

@@ -99,6 +99,62 @@ def test_take_home_pay_parts_are_the_independent_figures(taxpro):
     assert set(whole["bar"]) <= set.union(*glyphs)
 
 
+RETURN = "return_summary(employment_income: $85,000)"
+
+
+@pytest.mark.parametrize("color", [False, True], ids=["no-color", "color"])
+def test_the_return_summary_at_80_columns_is_the_golden_rendering(taxpro, color):
+    result = chart(taxpro, RETURN, "--year", "2025", color=color)
+    assert result.returncode == 0, result.stderr
+    check_golden("return_summary_color.txt" if color else "return_summary.txt", result.stdout)
+    assert all(len(ANSI.sub("", line)) <= 80 for line in result.stdout.splitlines())
+
+
+@pytest.mark.parametrize("household", [
+    {"employment_income": 85000, "province": "ON"},
+    {"employment_income": 60000, "province": "QC"},
+    {"age": 72, "pension_income": 120000, "other_dividends": 8000, "capital_gains": 20000, "province": "BC"},
+], ids=["ON-salary", "QC-salary", "BC-pensioner"])
+def test_the_return_summarys_parts_are_the_independent_return_lines(taxpro, household):
+    figures = ref.load("2025")
+    arguments = ", ".join(f"{name}: {value if name in ('age', 'province') else f'${value:,}'}"
+                          for name, value in household.items())
+    amounts = {name: ref.Fraction(value) if name not in ("age", "province") else value
+               for name, value in household.items()}
+    lines = ref.tax_return(figures, ref.Household(**amounts))
+    received = sum((amounts.get(name, ref.ZERO) for name in (
+        "employment_income", "pension_income", "interest", "eligible_dividends", "other_dividends", "capital_gains")),
+        ref.ZERO) + (ref.oas_maximum_pension(figures, amounts["age"]) if amounts.get("age", 40) >= 65 else ref.ZERO)
+    expected = {
+        "After-tax income": lines["after_tax_income"],
+        "Federal tax": lines["federal_tax"] - lines["quebec_abatement"],
+        "Provincial tax": lines["provincial_tax"],
+        "CPP or QPP": lines["cpp_qpp_contributions"],
+        "EI premiums": lines["ei_premiums"],
+        "QPIP premiums": lines["qpip_premiums"],
+        "OAS recovery": lines["oas_recovery"],
+    }
+    result = chart(taxpro, f"return_summary({arguments})", "--year", "2025")
+    assert result.returncode == 0, result.stderr
+    parts = rows(result.stdout)
+    whole = parts.pop()
+    assert whole["label"] == "Income received" and money(whole["amount"]) == received
+    # Parts of $0.00 (no QPIP outside Quebec, no clawback under the threshold) are left out.
+    assert {part["label"]: money(part["amount"]) for part in parts} == {
+        label: Decimal(value.numerator) / value.denominator for label, value in expected.items() if value != 0}
+
+
+def test_a_parts_line_that_does_not_add_up_is_a_diagnostic(taxpro, tmp_path):
+    (tmp_path / "mine.tax").write_text(
+        USER_FORMULA.replace("## Household spending in a month.", "## Household spending in a month.\n"
+                             "## parts: pay = rent + groceries"), encoding="utf-8")
+    result = chart(taxpro, "spending($4,000)", "mine.tax", cwd=tmp_path)
+    assert result.returncode == 1
+    assert ("error[chart-parts]: the parts that spending's documentation names add up to $2,650.50, which is not "
+            "Net pay for the month ($4,000.00)") in result.stderr, result.stderr
+    assert "mine.tax:8:7" in result.stderr and "mine.tax:9:7" in result.stderr, "a note points at each part"
+
+
 def test_terminal_width_follows_columns(taxpro):
     for columns in (60, 120):
         result = chart(taxpro, TAKE_HOME, columns=columns)
