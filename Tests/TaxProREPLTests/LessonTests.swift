@@ -105,6 +105,28 @@ import Testing
     }
   }
 
+  /// A lesson whose example is a result with parts draws it as `:chart` and `taxpro chart` do (the same renderer),
+  /// indented under the example, at the lesson's width, in colour only when the REPL has colour.
+  @Test(arguments: [("take-home", "take_home_pay($85,000, ON)"), ("provincial", "combined_tax($85,000, ON)")])
+  func aLessonDrawsTheChartOfItsExample(lesson: String, call: String) throws {
+    for width in [80, 120] {
+      for color in [false, true] {
+        let repl = try run([":lesson " + lesson], width: width, color: color)
+        let breakdown = try repl.session.breakdown(call).get()
+        #expect(breakdown.parts.count >= 2)
+        let chart = screenLines(BreakdownBars(width: width - 2, color: color).render(breakdown)).map { "  " + $0 }
+        let lines = screenLines(repl.text)
+        let start = lines.firstIndex { $0 == chart.first }
+        #expect(start.map { Array(lines[$0..<min(lines.count, $0 + chart.count)]) } == chart, "\(repl.text)")
+        #expect(chart.contains { $0.contains("\u{1B}[") } == color)
+        // The whole's stacked bar fills the lesson's width.
+        #expect(chart.last.map(TextLayout.width) == width)
+        #expect(lines.count <= REPL.lessonScreen)
+        expectFits(repl.text, width: width, "\(lesson) at \(width)")
+      }
+    }
+  }
+
   @Test func theRRSPRefundLessonNamesTheThresholdTheDeductionCrosses() throws {
     let repl = try run([":lesson rrsp_refund"])
     // The threshold is the year's second federal bracket, read from the library rather than written here.

@@ -111,7 +111,12 @@ FIGURES = [
     ),
     ("cpp", r"CPP\s+" + AMOUNT + r"\s+" + AMOUNT, ["cpp_contribution($85,000)", "federal.cpp_ympe"]),
     ("cpp", r"EI\s+" + AMOUNT, ["ei_premium($85,000)"]),
-    ("take-home", r"take-home pay\s+" + AMOUNT, ["take_home_pay($85,000)"]),
+    # The chart of the example: a bar per part, each the formula's step.
+    ("take-home", r"Take-home pay\s+" + AMOUNT, ["take_home_pay($85,000)"]),
+    ("take-home", r"Income tax\s+" + AMOUNT, ['return_summary($85,000, line: "income_tax")']),
+    ("take-home", r"EI premiums\s+" + AMOUNT, ["ei_premium($85,000)"]),
+    ("provincial", r"Federal tax\s+" + AMOUNT, ["federal_tax($85,000, ON)"]),
+    ("provincial", r"Provincial or territorial tax\s+" + AMOUNT, ["provincial_tax($85,000, ON)"]),
     ("rrsp", r"rrsp_refund\(\$5,000, \$60,000, ON\) = " + AMOUNT, ["rrsp_refund($5,000, $60,000, ON)"]),
     ("tfsa", r"tax coming out\s+\$0\.00\s+" + AMOUNT, ["combined_marginal_rate($40,000) * $1,000"]),
     ("dividends", r"Ontario dividend tax credit\s+" + AMOUNT, ["provincial_dividend_tax_credit($5,000, ON)"]),

@@ -211,6 +211,20 @@ extension REPL {
             briefNotes: true),
           by: 2) + [""]
       }
+    case .chart(let template):
+      let expression = templates.substitute(template)
+      switch explainDetached(expression) {
+      case .failure(let list):
+        return failed(LessonProblem(message: list.diagnostics.first?.message ?? "\(expression) could not be computed"))
+      case .success(let (value, steps)):
+        guard let breakdown = session.breakdown(explained: expression, value: value, steps: steps) else {
+          return failed(LessonProblem(message: "\(expression) has no parts to chart"))
+        }
+        // Indented as the rest of the example when the chart still gets its narrowest width.
+        let indent = width - 2 >= BreakdownBars.minimumWidth ? "  " : ""
+        let bars = BreakdownBars(width: width - indent.count, color: configuration.color)
+        return bars.render(lines: breakdown).map { indent + $0 }
+      }
     case .brackets(let template):
       let expression = templates.substitute(template)
       guard case .success(let (_, steps)) = explainDetached(expression), let computation = firstBrackets(steps) else {

@@ -29,7 +29,8 @@ struct ConceptLesson: Sendable {
   /// Formulas whose notes (what they leave out, what they estimate) are said under the example, where its figures
   /// are: the first sentence of each; `more` has them whole.
   var limits: [String] = []
-  /// A chart of the example, for front ends that draw one (the hook for `:chart`); the lesson itself does not draw it.
+  /// A line chart of the example as an input grows, offered in `more` as the `:plot` line that draws it. (The parts
+  /// of the example's result are drawn in the example itself, by a `.chart` block.)
   var chart: LessonChart? = nil
   /// Shown by `:lesson NAME more`.
   var more: [LessonBlock] = []
@@ -46,6 +47,9 @@ enum LessonBlock: Sendable {
   case explain(String)
   /// The bracket table of `tax(TABLE, AMOUNT)` (a template): each bracket reached, its slice and its tax.
   case brackets(String)
+  /// The parts of a formula call (a template) as `taxpro chart` and `:chart` draw them in a terminal: one bar per
+  /// part, at the lesson's width, in colour only where the REPL uses colour.
+  case chart(String)
 }
 
 /// A chart of a lesson's example: `expression` as `variable` goes from `from` to `to` (all templates), with a caption.

@@ -187,8 +187,9 @@ extension ConceptLesson {
         }),
       .text("""
         Federal tax is the same everywhere except in Quebec, whose residents get {federal.quebec_abatement_rate} of \
-        it back (the Quebec abatement) because Quebec runs some programs itself.
+        it back (the Quebec abatement) because Quebec runs some programs itself. In Ontario, layer by layer:
         """),
+      .chart("combined_tax(income, ON)"),
     ],
     tip: """
       Only where you live on December 31 counts, for the whole year's income. Provincial credits use the \
@@ -251,18 +252,12 @@ extension ConceptLesson {
     inputs: "Your salary and your province.",
     given: [("salary", "$85,000")],
     example: [
-      .table(
-        header: [],
-        rows: [
-          ["salary", "{salary}"],
-          ["payroll deductions", "{payroll_deductions(salary)}"],
-          ["income tax", "{salary - payroll_deductions(salary) - take_home_pay(salary)}"],
-          ["take-home pay", "{take_home_pay(salary)}"],
-          ["share of the salary kept", "{take_home_pay(salary) / salary}"],
-        ]),
+      .text("Where a salary of {salary} goes in Ontario:"),
+      .chart("take_home_pay(salary, ON)"),
       .text("""
-        Of a $1,000 raise you would keep {take_home_pay(salary + $1,000) - take_home_pay(salary)}: the rest goes \
-        to income tax at your marginal rate and to payroll deductions.
+        The payroll deductions take {payroll_deductions(salary, ON)} together. Of a $1,000 raise you would keep \
+        {take_home_pay(salary + $1,000, ON) - take_home_pay(salary, ON)}: the rest goes to income tax at your \
+        marginal rate and to payroll deductions.
         """),
     ],
     tip: """
