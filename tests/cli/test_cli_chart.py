@@ -61,11 +61,15 @@ def check_golden(name: str, text: str):
 TAKE_HOME = "take_home_pay($85,000, ON)"
 
 
+RETURN = "return_summary(employment_income: $85,000)"
+
+
 @pytest.mark.parametrize("color", [False, True], ids=["no-color", "color"])
-def test_take_home_pay_at_80_columns_is_the_golden_rendering(taxpro, color):
-    result = chart(taxpro, TAKE_HOME, "--year", "2025", color=color)
+@pytest.mark.parametrize("name, expression", [("take_home_pay", TAKE_HOME), ("return_summary", RETURN)])
+def test_the_chart_at_80_columns_is_the_golden_rendering(taxpro, name, expression, color):
+    result = chart(taxpro, expression, "--year", "2025", color=color)
     assert result.returncode == 0, result.stderr
-    check_golden("take_home_pay_color.txt" if color else "take_home_pay.txt", result.stdout)
+    check_golden(f"{name}_color.txt" if color else f"{name}.txt", result.stdout)
     lines = result.stdout.splitlines()
     assert all(len(ANSI.sub("", line)) <= 80 for line in lines)
     assert ("\x1b[" in result.stdout) == color
@@ -97,17 +101,6 @@ def test_take_home_pay_parts_are_the_independent_figures(taxpro):
     glyphs = [set(part["bar"]) for part in parts]
     assert all(len(glyph) == 1 for glyph in glyphs) and len(set.union(*glyphs)) == len(parts)
     assert set(whole["bar"]) <= set.union(*glyphs)
-
-
-RETURN = "return_summary(employment_income: $85,000)"
-
-
-@pytest.mark.parametrize("color", [False, True], ids=["no-color", "color"])
-def test_the_return_summary_at_80_columns_is_the_golden_rendering(taxpro, color):
-    result = chart(taxpro, RETURN, "--year", "2025", color=color)
-    assert result.returncode == 0, result.stderr
-    check_golden("return_summary_color.txt" if color else "return_summary.txt", result.stdout)
-    assert all(len(ANSI.sub("", line)) <= 80 for line in result.stdout.splitlines())
 
 
 @pytest.mark.parametrize("household", [

@@ -192,16 +192,13 @@ extension Session {
         return false
       }
       guard let (parameter, _) = input else {
-        let notes = parts.map { part in
-          DiagnosticNote(.note, "\(part.label): \(ValueFormatter.money(part.amount))", span: part.span)
-        }
         return .failure(
           DiagnosticList([
             .error(
               .partsDoNotAddUp(
                 formula.name, parts: ValueFormatter.money(sum), result: ValueFormatter.money(result),
                 withResult: ValueFormatter.money(withResult)),
-              at: span, notes: notes)
+              at: span, notes: Self.partNotes(parts))
           ]))
       }
       whole = withResult
@@ -252,20 +249,22 @@ extension Session {
     }
     let sum = parts.reduce(ExactDecimal.zero) { total, part in (try? total + part.amount) ?? total }
     guard sum == whole else {
-      let notes = parts.map { part in
-        DiagnosticNote(.note, "\(part.label): \(ValueFormatter.money(part.amount))", span: part.span)
-      }
       return .failure(
         DiagnosticList([
           .error(
             .declaredPartsDoNotAddUp(
               formula.name, whole: wholeLabel, amount: ValueFormatter.money(whole), parts: ValueFormatter.money(sum)),
-            at: span, notes: notes)
+            at: span, notes: Self.partNotes(parts))
         ]))
     }
     return finish(
       expression: expression, whole: whole, wholeLabel: wholeLabel,
       parts: parts.map { ($0.label, $0.amount, nil, $0.span) }, span: span)
+  }
+
+  /// A note at each part with its amount, for parts that do not add up.
+  static func partNotes(_ parts: [(label: String, amount: ExactDecimal, span: Span)]) -> [DiagnosticNote] {
+    parts.map { DiagnosticNote(.note, "\($0.label): \(ValueFormatter.money($0.amount))", span: $0.span) }
   }
 
   /// A `let` step's words: the `##` lines just above it, else its name in words.

@@ -200,9 +200,8 @@ extension REPL {
       return lines
     case .explain(let template):
       let expression = templates.substitute(template)
-      switch explainDetached(expression) {
-      case .failure(let list):
-        return failed(LessonProblem(message: list.diagnostics.first?.message ?? "\(expression) could not be computed"))
+      switch lessonExplanation(expression) {
+      case .failure(let problem): return failed(problem)
       case .success(let (value, steps)):
         // A blank line after it, as inside it: the explanation is a block of its own before the lesson goes on.
         return indented(
@@ -213,9 +212,8 @@ extension REPL {
       }
     case .chart(let template):
       let expression = templates.substitute(template)
-      switch explainDetached(expression) {
-      case .failure(let list):
-        return failed(LessonProblem(message: list.diagnostics.first?.message ?? "\(expression) could not be computed"))
+      switch lessonExplanation(expression) {
+      case .failure(let problem): return failed(problem)
       case .success(let (value, steps)):
         guard let breakdown = session.breakdown(explained: expression, value: value, steps: steps) else {
           return failed(LessonProblem(message: "\(expression) has no parts to chart"))
@@ -252,10 +250,13 @@ extension REPL {
 
   /// A self-contained expression's value, for a lesson's templates.
   func lessonValue(_ expression: String) -> Result<Value, LessonProblem> {
-    switch explainDetached(expression) {
-    case .success(let (value, _)): return .success(value)
-    case .failure(let list):
-      return .failure(LessonProblem(message: list.diagnostics.first?.message ?? "\(expression) could not be computed"))
+    lessonExplanation(expression).map(\.0)
+  }
+
+  /// A self-contained expression's value and steps, for a lesson's blocks, or why it could not be computed.
+  func lessonExplanation(_ expression: String) -> Result<(Value, [ExplanationStep]), LessonProblem> {
+    explainDetached(expression).mapError { list in
+      LessonProblem(message: list.diagnostics.first?.message ?? "\(expression) could not be computed")
     }
   }
 
