@@ -144,8 +144,9 @@ enum REPLCommand: String, CaseIterable, Sendable {
         command: self, usage: "EXPR [--svg FILE [--bars]]", summary: "where the money of a result goes: its parts as bars",
         details: """
           EXPR is a formula call, whose Money let steps are the parts (take_home_pay($85,000, ON): CPP, EI, income \
-          tax and what is left), or named amounts: rent: $2,000, food: $600 in $0..$800 (a range is a budget \
-          line). With --svg FILE the chart is written to FILE as a donut, or as one stacked bar with --bars.
+          tax and what is left) or those its documentation's parts: line names (return_summary(employment_income: \
+          $85,000): where the income goes), or named amounts: rent: $2,000, food: $600 in $0..$800 (a range is a \
+          budget line). With --svg FILE the chart is written to FILE as a donut, or as one stacked bar with --bars.
           """, argument: .expression, run: .text(REPL.chartCommand))
     case .quit:
       CommandInfo(command: self, aliases: ["q", "exit"], summary: "leave (Ctrl-D too)", run: .plain(REPL.quitCommand))

@@ -8,7 +8,8 @@ struct ChartCommand: Command {
     name: "chart", summary: "the parts of a result as shares of a whole: bars in the terminal, or an SVG donut",
     discussion: """
       EXPR is a formula call, whose Money let steps are the parts (with the result as what is left when they and \
-      the result add up to one of its inputs, as take-home pay does of a salary), or named amounts: \
+      the result add up to one of its inputs, as take-home pay does of a salary) or those a 'parts:' line of its \
+      documentation names (the return summary's: where the income goes); or named amounts: \
       'rent: $2,000, food: $600 in $0..$800' (a range after an amount is its budget line). In the terminal each \
       part is a bar with its label, amount and share, as wide as the terminal (COLUMNS, else 80); with --svg FILE \
       the chart is written to FILE as a donut, or as one stacked bar with --bars (bars against the limits when \
@@ -18,6 +19,9 @@ struct ChartCommand: Command {
     options: [.svg, .bars, .year],
     examples: [
       HelpEntry(name: "taxpro chart 'take_home_pay($85,000, ON)'", meaning: "CPP, EI, income tax and what you keep"),
+      HelpEntry(
+        name: "taxpro chart 'return_summary(employment_income: $85,000)'",
+        meaning: "where the income on a return goes: taxes, contributions, what you keep"),
       HelpEntry(
         name: "taxpro chart 'rent: $2,100 in $0..$2,000, food: $640 in $0..$800'",
         meaning: "spending against budget lines"),
