@@ -144,6 +144,17 @@ import Testing
     ])
   }
 
+  /// A wrong `parts:` line is said when the file is checked, as a warning (the formula still runs).
+  @Test func aWrongPartsLineIsAWarningWhenChecked() {
+    let warnings = session().program.diagnostics.filter { $0.code == .partsLine }
+    #expect(warnings.allSatisfy { $0.severity == .warning })
+    #expect(warnings.map(\.message) == [
+      "the 'parts:' line of misnamed's documentation names 'missing', which is not one of its Money let steps or inputs",
+      "the 'parts:' line of malformed's documentation must read WHOLE = PART + PART + …",
+    ])
+    #expect(!session().program.diagnostics.contains { $0.severity == .error })
+  }
+
   @Test func aPartsLineReadsWholeEqualsASumOfNames() {
     #expect(Breakdown.identityNames("w = a + b")?.whole == "w")
     #expect(Breakdown.identityNames("w = a\n + b_2")?.parts == ["a", "b_2"])

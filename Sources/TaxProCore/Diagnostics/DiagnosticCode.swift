@@ -82,10 +82,15 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case chartParts = "chart-parts"
   /// `taxpro chart`, `:chart`: a result or part that is not Money.
   case chartType = "chart-type"
+  /// A formula's `## parts:` line that does not read `WHOLE = PART + …` or names what is not one of its Money `let`
+  /// steps (or, for the whole, inputs): a warning when the file is checked, since the formula still runs; a chart of
+  /// it is a `chart-parts` error.
+  case partsLine = "parts-line"
 
-  /// How bad a diagnostic of this code is: everything is an error but a rounded literal, a number with leading zeros
-  /// and a jurisdiction without figures, which the program can still run with.
+  /// How bad a diagnostic of this code is: everything is an error but a rounded literal, a number with leading zeros,
+  /// a jurisdiction without figures and a documentation's wrong `parts:` line, which the program can still run with.
   public var severity: Severity {
-    self == .inexactLiteral || self == .noYears || self == .leadingZeros || self == .rateTimesNumber ? .warning : .error
+    self == .inexactLiteral || self == .noYears || self == .leadingZeros || self == .rateTimesNumber
+      || self == .partsLine ? .warning : .error
   }
 }

@@ -358,12 +358,13 @@ extension DiagnosticMessage {
       .chartParts,
       "the parts that \(formula)'s documentation names add up to \(parts), which is not \(whole) (\(amount))")
   }
-  static func partsLineForm(_ formula: String) -> Self {
-    Self(.chartParts, "the 'parts:' line of \(formula)'s documentation must read WHOLE = PART + PART + …")
+  /// `code` is `chart-parts` when a chart finds it, `parts-line` when the file is checked.
+  static func partsLineForm(_ formula: String, code: DiagnosticCode = .chartParts) -> Self {
+    Self(code, "the 'parts:' line of \(formula)'s documentation must read WHOLE = PART + PART + …")
   }
-  static func partsLineName(_ formula: String, _ name: String) -> Self {
+  static func partsLineName(_ formula: String, _ name: String, code: DiagnosticCode = .chartParts) -> Self {
     Self(
-      .chartParts,
+      code,
       "the 'parts:' line of \(formula)'s documentation names '\(name)', which is not one of its Money let steps "
         + "or inputs")
   }

@@ -74,6 +74,11 @@ extension Checker {
           defaultText: parameter.defaultValue.map { text(of: $0.span) }))
     }
     let lets = checkLets(declaration.lets, in: &scope)
+    if let identity = declaration.documentation.parts {
+      checkPartsLine(
+        identity, formula: declaration.name.name, at: declaration.documentation.span ?? declaration.name.span,
+        parameters: parameters, lets: lets)
+    }
     let result = check(declaration.result, in: &scope)
     var returnType = result.type
     if let declared = formulaDeclaredReturn[index] {
@@ -97,6 +102,23 @@ extension Checker {
         name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
         parameters: parameters, returnType: returnType, returnTypeDeclared: formulaDeclaredReturn[index] != nil,
         lets: lets, result: result, slotCount: scope.slotCount, span: declaration.span, hasErrors: hasErrors)))
+  }
+
+  /// A `## parts:` line (`Breakdown.identityNames`) names Money `let` steps of its formula, and a Money step or input
+  /// as the whole: said when the file is checked, rather than first when a chart of a call fails.
+  func checkPartsLine(
+    _ identity: String, formula: String, at span: Span, parameters: [FormulaParameter], lets: [LetStep]
+  ) {
+    guard let names = Breakdown.identityNames(identity) else {
+      diagnostics.append(Diagnostic(.partsLineForm(formula, code: .partsLine), at: span))
+      return
+    }
+    func isMoney(_ type: TaxType) -> Bool { type == .money || type == .error }
+    let steps = Set(lets.filter { isMoney($0.value.type) }.map(\.name))
+    let inputs = Set(parameters.filter { isMoney($0.type) }.map(\.name))
+    for name in [names.whole] + names.parts where !steps.contains(name) && (name != names.whole || !inputs.contains(name)) {
+      diagnostics.append(Diagnostic(.partsLineName(formula, name, code: .partsLine), at: span))
+    }
   }
 
   func checkLets(_ bindings: [LetBinding], in scope: inout Scope) -> [LetStep] {
