@@ -22,6 +22,8 @@ let package = Package(
     .plugin(name: "EmbedStandardLibrary", capability: .buildTool(), dependencies: ["LibraryEmbedder"]),
     /// A JSON value, its parser and writer, and Codable over it; knows nothing of TaxPro.
     .target(name: "JSONValue"),
+    /// Writes the git commit being built into the executable, for `taxpro --version` ("unknown" outside git).
+    .plugin(name: "RecordBuildCommit", capability: .buildTool(), exclude: ["record-commit.sh"]),
     /// JSON-RPC 2.0 framing and LSP 3.17 types; knows nothing of TaxPro.
     .target(name: "LanguageServerProtocol", dependencies: ["JSONValue"]),
     /// The language server: documents, workspace, requests mapped to core queries.
@@ -47,7 +49,8 @@ let package = Package(
     /// The executable: argument handling and wiring.
     .executableTarget(
       name: "taxpro",
-      dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL", "JSONValue"]
+      dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL", "JSONValue"],
+      plugins: ["RecordBuildCommit"]
     ),
     // Shared by the test targets (seeded randomness, a large-stack thread); no product depends on it.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

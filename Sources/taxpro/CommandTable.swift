@@ -95,7 +95,7 @@ enum CommandTable {
     let colour = parsed.options.last { $0.option == .color || $0.option == .noColor }
     Output.configure(colour.map { $0.option == .color })
     if parsed.has(.version) {
-      Output.write("taxpro \(TaxPro.version)\n")
+      Output.write(VersionText.text())
       return 0
     }
     guard let type = command(named: parsed.command) else { return 2 }
