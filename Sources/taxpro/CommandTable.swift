@@ -30,13 +30,25 @@ enum CommandTable {
     [
       DefaultCommand.self, InteractiveCommand.self, EvalCommand.self, ExplainCommand.self, CheckCommand.self,
       TestCommand.self, FormatCommand.self, PlotCommand.self, ChartCommand.self, LanguageServerCommand.self,
-      VocabularyCommand.self,
+      VocabularyCommand.self, CompleteCommand.self, ManualCommand.self,
     ]
   }
 
   static var helps: [CommandHelp] { commands.map { $0.help } }
 
   static let summary = "TaxPro — a typed language for tax formulas and an exact money calculator."
+
+  /// What the program is, for the manual page's DESCRIPTION.
+  static let description = """
+    TaxPro evaluates expressions and formula files written in a small, statically typed language for tax \
+    formulas. Money is exact decimal and always a whole number of cents; an amount plus or minus a percentage is \
+    that percentage of the amount; every result can be explained step by step. The standard library is compiled \
+    into the program: Canada's federal, provincial and territorial figures for each tax year it carries (taxpro \
+    --version lists them) and the formulas of personal income tax.
+    A formula file (.tax) declares formulas, constants, tests and jurisdictions' parameters by year; \
+    taxpro-language(7) summarises the language. taxpro COMMAND --help prints a command's arguments, options and \
+    examples, as below.
+    """
 
   /// Options every command takes.
   static let commonOptions: [OptionSpec] = [.color, .noColor, .help, .version]

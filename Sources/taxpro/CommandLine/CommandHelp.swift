@@ -16,6 +16,8 @@ enum ValueKind: Equatable {
   case number
   /// `NAME=FROM..TO`.
   case range
+  /// Any text (the hidden commands' arguments): nothing to offer.
+  case text
 }
 
 /// An option, as every command that takes it understands it: written once, used in parsing, help, and (issue 20)
