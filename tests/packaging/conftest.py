@@ -32,10 +32,15 @@ def installed_binary() -> Path:
 
 @dataclass
 class Packages:
-    deb: Path
+    deb: Path  # taxpro_VERSION_ARCH.deb
+    kernel_deb: Path | None  # taxpro-jupyter_VERSION_all.deb, when editors/jupyter has the kernel
     archive: Path
-    root: Path  # the .deb extracted: root / "usr/bin/taxpro"
+    root: Path  # the packages extracted, as dpkg installs them: root / "usr/bin/taxpro"
     version: str
+
+    @property
+    def debs(self) -> list[Path]:
+        return [self.deb] + ([self.kernel_deb] if self.kernel_deb else [])
 
 
 @pytest.fixture(scope="session")
@@ -54,12 +59,16 @@ def packages(release_binary, tmp_path_factory) -> Packages:
     result = subprocess.run([str(REPO / "scripts" / "package")], capture_output=True, text=True, timeout=900,
                             env=environment)
     assert result.returncode == 0, result.stderr
-    deb, archive = (Path(line) for line in result.stdout.split())
+    *debs, archive = (Path(line) for line in result.stdout.split())
+    deb = next(path for path in debs if path.name.startswith("taxpro_"))
+    kernel = next((path for path in debs if path.name.startswith("taxpro-jupyter_")), None)
+    assert len(debs) == 1 + (kernel is not None), debs
     version = subprocess.run([str(release_binary), "--version"], capture_output=True, text=True,
                              timeout=60).stdout.split()[1]
     root = tmp_path_factory.mktemp("root")
-    subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=300)
-    return Packages(deb=deb, archive=archive, root=root, version=version)
+    for path in debs:
+        subprocess.run(["dpkg-deb", "-x", str(path), str(root)], check=True, timeout=300)
+    return Packages(deb=deb, kernel_deb=kernel, archive=archive, root=root, version=version)
 
 
 @pytest.fixture

@@ -73,24 +73,29 @@ def test_emacs_opens_tax_files_in_taxpro_mode(packages, sample, tmp_path):
     assert library.startswith(str(packages.root)), library
 
 
-def test_the_jupyter_kernel(packages, tmp_path):
+def test_the_jupyter_kernel_is_a_package_of_its_own(packages, tmp_path):
     kernelspec = REPO / "editors/jupyter/kernelspec/taxpro/kernel.json"
     package = REPO / "editors/jupyter/taxpro_kernel"
     if not (kernelspec.exists() and package.is_dir()):
         pytest.skip("editors/jupyter has no kernel yet (kernelspec/taxpro/kernel.json and taxpro_kernel/): "
-                    "scripts/package installs them when they are there")
+                    "scripts/package makes taxpro-jupyter from them when they are there")
+    assert packages.kernel_deb and packages.kernel_deb.name == f"taxpro-jupyter_{packages.version}_all.deb"
+    # It needs what taxpro does not: Python and ipykernel (and taxpro itself, this very version).
+    control = run(["dpkg-deb", "-f", str(packages.kernel_deb), "Depends"]).stdout
+    assert f"taxpro (= {packages.version})" in control and "python3" in control and "python3-ipykernel" in control
+    assert "python" not in run(["dpkg-deb", "-f", str(packages.deb), "Depends"]).stdout
     installed = packages.root / "usr/share/jupyter/kernels/taxpro/kernel.json"
-    spec = json.loads(installed.read_text())
-    assert spec == json.loads(kernelspec.read_text())
+    assert json.loads(installed.read_text()) == json.loads(kernelspec.read_text())
     modules = packages.root / "usr/lib/python3/dist-packages"
-    assert (modules / "taxpro_kernel" / "__init__.py").exists() or any((modules / "taxpro_kernel").glob("*.py"))
-    # Python imports the kernel from where Debian's python3 looks, and Jupyter finds the spec through its data path.
-    imported = run([sys.executable if not shutil.which("python3") else "python3", "-c",
-                    "import taxpro_kernel, sys; print(taxpro_kernel.__file__)"],
+    for path in package.glob("*.py"):
+        assert (modules / "taxpro_kernel" / path.name).read_bytes() == path.read_bytes()
+    # Python imports the kernel from where Debian's python3 looks (here, the package's copy of that folder).
+    imported = run([sys.executable, "-c", "import taxpro_kernel; print(taxpro_kernel.__file__)"],
                    env=dict(clean_environment(tmp_path / "home"), PYTHONPATH=str(modules)))
     assert imported.returncode == 0 and imported.stdout.startswith(str(modules)), imported.stderr
-    jupyter = shutil.which("jupyter")
+    jupyter = shutil.which("jupyter", path=os.path.dirname(sys.executable)) or shutil.which("jupyter")
     if jupyter:
+        # Jupyter finds the spec in its data path, as it finds /usr/share/jupyter/kernels.
         listing = run([jupyter, "kernelspec", "list", "--json"],
                       env=dict(os.environ, JUPYTER_PATH=str(packages.root / "usr/share/jupyter")))
-        assert "taxpro" in json.loads(listing.stdout)["kernelspecs"], listing.stdout
+        assert "taxpro" in json.loads(listing.stdout)["kernelspecs"], listing.stdout + listing.stderr
