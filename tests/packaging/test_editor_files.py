@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from packaging_support import REPO, clean_environment
@@ -99,3 +100,57 @@ def test_the_jupyter_kernel_is_a_package_of_its_own(packages, tmp_path):
         listing = run([jupyter, "kernelspec", "list", "--json"],
                       env=dict(os.environ, JUPYTER_PATH=str(packages.root / "usr/share/jupyter")))
         assert "taxpro" in json.loads(listing.stdout)["kernelspecs"], listing.stdout + listing.stderr
+
+
+def test_the_packaged_kernel_runs_cells_with_the_packaged_taxpro(packages, tmp_path, monkeypatch):
+    """Jupyter starts the kernel from the package's spec, Python imports it from the package's dist-packages, and it
+    runs the package's /usr/bin/taxpro: a cell's figure is that program's `eval`. The lexer is found through the
+    package's entry point, as nbconvert and JupyterLab look it up."""
+    if packages.kernel_deb is None:
+        pytest.skip("editors/jupyter has no kernel yet")
+    jupyter_client = pytest.importorskip("jupyter_client.manager")
+    psutil = pytest.importorskip("psutil")
+    modules = packages.root / "usr/lib/python3/dist-packages"
+    bin_folder = packages.root / "usr/bin"
+    for name, value in {
+        "JUPYTER_PATH": str(packages.root / "usr/share/jupyter"),
+        "JUPYTER_DATA_DIR": str(tmp_path / "data"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "IPYTHONDIR": str(tmp_path / "ipython"),
+        "HOME": str(tmp_path / "home"), "PYTHONPATH": str(modules), "NO_COLOR": "1", "PYTHONWARNINGS": "ignore",
+        # The kernel finds taxpro on PATH, as it finds /usr/bin/taxpro once the packages are installed.
+        "PATH": os.pathsep.join([str(bin_folder), os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("TAXPRO_LIBRARY", raising=False)
+    (tmp_path / "home").mkdir()
+    notebook_folder = tmp_path / "notebook"
+    notebook_folder.mkdir()
+    manager, client = jupyter_client.start_new_kernel(kernel_name="taxpro", cwd=str(notebook_folder))
+    try:
+        assert manager.kernel_spec.resource_dir.startswith(str(packages.root)), manager.kernel_spec.resource_dir
+        info = client.kernel_info(reply=True, timeout=60)["content"]
+        assert info["language_info"]["name"] == "taxpro"
+        assert info["language_info"]["version"] == packages.version
+        assert info["language_info"]["pygments_lexer"] == "taxpro"
+        [taxpro] = [child for child in psutil.Process(manager.provisioner.process.pid).children(recursive=True)
+                    if "taxpro" in child.name()]
+        assert Path(taxpro.exe()) == bin_folder / "taxpro"
+        outputs = []
+        reply = client.execute_interactive(":year 2025\ntax(ON.income_tax, $85,000)", timeout=60,
+                                           output_hook=outputs.append)
+        assert reply["content"]["status"] == "ok"
+        [result] = [m for m in outputs if m["msg_type"] == "execute_result"]
+        expected = run([str(bin_folder / "taxpro"), "eval", "--year", "2025", "tax(ON.income_tax, $85,000)"],
+                       env=clean_environment(tmp_path / "eval-home")).stdout.strip()
+        assert result["content"]["data"]["text/plain"] == expected
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    found = run([sys.executable, "-c",
+                 "import pygments.lexers as p; lexer = p.get_lexer_by_name('taxpro');"
+                 "print(lexer.name, p.get_lexer_for_filename('a.tax').name, type(lexer).__module__,"
+                 " __import__(type(lexer).__module__, fromlist=['_']).__file__)"],
+                env=dict(clean_environment(tmp_path / "home"), PYTHONPATH=str(modules)))
+    name, by_file, module, path = found.stdout.split()
+    assert (name, by_file, module) == ("TaxPro", "TaxPro", "taxpro_kernel.lexer"), found.stderr
+    assert path.startswith(str(modules))
