@@ -34,6 +34,21 @@ def escape(text: str, code: bool = False) -> str:
     return "".join(out)
 
 
+#: A word of inline code longer than this gets a break point (groff's `\\:`, which prints nothing) after every so many
+#: characters, so that a long literal in the text wraps instead of running past the margin.
+LONGEST_UNBROKEN = 40
+
+
+def breakable(code: str) -> str:
+    """Inline code as roff, with break points inside words longer than LONGEST_UNBROKEN."""
+    words = re.split(r"(\s+)", code)
+    pieces = []
+    for word in words:
+        chunks = [word[start:start + LONGEST_UNBROKEN] for start in range(0, len(word), LONGEST_UNBROKEN)] or [""]
+        pieces.append("\\:".join(escape(chunk, code=True) for chunk in chunks))
+    return "".join(pieces)
+
+
 INLINE = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*|(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])|\[([^\]]+)\]\(([^)]+)\)")
 
 
@@ -45,7 +60,7 @@ def inline(text: str) -> str:
         out.append(escape(text[position:match.start()]))
         code, strong, emphasis, link_text, link = match.groups()
         if code is not None:
-            out.append("\\fB" + escape(code, code=True) + "\\fR")
+            out.append("\\fB" + breakable(code) + "\\fR")
         elif strong is not None:
             out.append("\\fB" + inline(strong) + "\\fR")
         elif emphasis is not None:
@@ -68,14 +83,28 @@ def text_lines(markdown: str) -> str:
     return "\n".join(text_line(line) for line in inline(markdown).split("\n"))
 
 
+#: A table whose columns before the last need more than this many characters at their widest is written as a list:
+#: tbl gives each text block a share of the line, and in such a table a code cell cannot wrap within its share.
+WIDEST_TABLE = 64
+
+
+def plain_width(cell: str) -> int:
+    return len(re.sub(r"[`*]", "", cell))
+
+
 def table(rows: list[str]) -> list[str]:
-    """A pipe table as tbl: a header row in bold, a rule, every cell a text block so that long cells wrap."""
+    """A pipe table as tbl: a header row in bold, a rule, every cell a text block so that long cells wrap. One too
+    wide for that (WIDEST_TABLE) becomes a list: each row's first cell the tag, its last cell the text, and the cells
+    between as `header: value` under it."""
     cells = [[cell.strip().replace("\\|", "|") for cell in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
              for row in rows]
     if len(cells) < 2 or not all(re.fullmatch(r":?-+:?", cell) for cell in cells[1]):
         raise Unsupported(f"a table needs a header and a separator row: {rows[0]!r}")
     columns = len(cells[0])
     body = [cells[0]] + cells[2:]
+    widths = [max(plain_width(row[k]) if k < len(row) else 0 for row in body) for k in range(columns)]
+    if columns > 2 and sum(widths[:-1]) + 3 * (columns - 1) > WIDEST_TABLE:
+        return table_as_list(body[0], body[1:])
     out = [".PP", ".TS", "tab(|);", " ".join(["lb"] * columns),
            " ".join(["l"] * (columns - 1) + ["lx"]) + "."]
     for index, row in enumerate(body):
@@ -84,6 +113,18 @@ def table(rows: list[str]) -> list[str]:
         if index == 0:
             out.append("_")
     out.append(".TE")
+    return out
+
+
+def table_as_list(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = [".PP"]
+    columns = len(header)
+    for row in rows:
+        row = (row + [""] * columns)[:columns]
+        out += [".TP", text_lines(row[0]), text_lines(row[-1])]
+        details = [f"{header[k]}: {row[k]}" for k in range(1, columns - 1) if row[k] and row[k] != "\u2014"]
+        if details:
+            out += [".br", text_lines("; ".join(details))]
     return out
 
 
