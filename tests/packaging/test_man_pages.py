@@ -52,7 +52,8 @@ def help_commands() -> list[str]:
     """The commands `taxpro --help` lists, '' for taxpro alone."""
     lines = taxpro("--help").splitlines()
     start = lines.index("Commands:") + 1
-    names = [line.split()[0] for line in lines[start:lines.index("", start)]]
+    # A summary too long for the width goes on under itself, indented further: those lines name no command.
+    names = [line.split()[0] for line in lines[start:lines.index("", start)] if not line.startswith("   ")]
     return ["" if name == "(none)" else name for name in names]
 
 
