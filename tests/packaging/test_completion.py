@@ -36,30 +36,47 @@ def help_text(*arguments: str) -> str:
                           timeout=60).stdout
 
 
-def test_commands_from_the_table():
+def listed_commands() -> list[str]:
+    """The commands `taxpro --help` lists, without `(none)` (taxpro alone)."""
     overview = help_text().splitlines()
     start = overview.index("Commands:") + 1
     # A summary too long for the width goes on under itself, indented further: those lines name no command.
     listed = [line.split()[0] for line in overview[start:overview.index("", start)] if not line.startswith("   ")]
+    return [name for name in listed if name != "(none)"]
+
+
+def own_options(command: str) -> set[str]:
+    """The options in the Options: part of `taxpro COMMAND --help` (not the ones of every command)."""
+    text = help_text(command)
+    if "Options:" not in text:
+        return set()
+    return set(re.findall(r"^  (?:-\w, )?(--[\w-]+)", text.split("Options:")[1].split("\n\n")[0], re.M))
+
+
+def test_commands_from_the_table():
     kind, candidates = complete("")
     assert kind == "commands"
-    assert [word for word, _ in candidates] == [name for name in listed if name != "(none)"]
+    assert [word for word, _ in candidates] == listed_commands()
     assert offered("e") == ["eval", "explain"]
     assert offered("ex") == ["explain"]
+    assert offered("ch") == ["check", "chart"]
     assert all(description for _, description in candidates)
     assert "complete" not in offered("c") and "man" not in offered("m")  # hidden commands are not offered
 
 
 def test_each_commands_own_options():
-    for command in ["eval", "explain", "check", "test", "fmt", "plot", "lsp", "repl"]:
-        own = set(re.findall(r"^  (?:-\w, )?(--[\w-]+)", help_text(command).split("Options:")[1].split("\n\n")[0],
-                             re.M)) if "Options:" in help_text(command) else set()
+    commands = listed_commands()
+    assert {"eval", "explain", "chart", "plot", "repl", "lsp"} <= set(commands), commands
+    options = {command: own_options(command) for command in commands}
+    assert "--digits" in options["eval"] and "--json" in options["repl"] and "--bars" in options["chart"], options
+    for command in commands:
         kind, candidates = complete(command, "--")
         words = {word for word, _ in candidates}
         assert kind == "options"
-        assert own <= words and {"--help", "--no-color", "--version"} <= words, (command, own, words)
+        assert options[command] <= words and {"--help", "--no-color", "--version"} <= words, (command, words)
         # Only this command's: another command's option is a usage error, so it is not offered.
-        assert not ({"--csv", "--json", "--syntax", "--check", "--over", "--svg"} - own) & words, (command, words)
+        others = set().union(*(options[other] for other in commands if other != command)) - options[command]
+        assert others and not others & words, (command, others & words)
     # An option given once is not offered again.
     assert "--year" not in offered("eval", "--year", "2025", "--")
 
