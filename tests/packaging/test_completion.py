@@ -106,6 +106,7 @@ def test_names_in_expressions():
     assert all(word.startswith("ON.") for word in offered("plot", "ON."))
     assert {"ON.income_tax", "ON.basic_personal_amount"} <= set(offered("plot", "ON."))
     assert "1 + max" in offered("eval", "1 + ma")
+    assert "take_home_pay" in offered("chart", "take_home")  # chart's EXPR is code too
 
 
 def test_a_command_line_split_as_bash_does():
@@ -162,8 +163,8 @@ def test_bash_finds_the_script_and_completes(packages, shell_environment):
     result = subprocess.run(["bash", "--norc", "--noprofile", "-c", BASH_PROBE], capture_output=True, text=True,
                             timeout=120, cwd=folder, env=environment)
     lines = result.stdout.splitlines()
-    # bash-completion loaded the script from the package's folder (it looks beside the command's bin folder and in
-    # XDG_DATA_DIRS, as it would in /usr/share).
+    # bash-completion loaded the script from the package's folder: it looks in XDG_DATA_DIRS, as it would in
+    # /usr/share (from 2.12 also beside the command's bin folder).
     assert lines[0] == "complete -F _taxpro taxpro", result.stdout + result.stderr
     answers = dict(line.split("|", 1) for line in lines[1:])
     assert answers["taxpro e"].split() == ["eval", "explain"]
