@@ -46,9 +46,14 @@ struct DecimalNatural: Sendable, Equatable {
 
   /// The value when it fits in 128 bits.
   var uint128: UInt128? {
-    guard decimalDigits <= 38 else { return nil }
+    guard decimalDigits <= 39 else { return nil }
     var value: UInt128 = 0
-    for limb in limbs.reversed() { value = value * UInt128(Self.base) + UInt128(limb) }
+    for limb in limbs.reversed() {
+      let (scaled, overflow) = value.multipliedReportingOverflow(by: UInt128(Self.base))
+      let (sum, carry) = scaled.addingReportingOverflow(UInt128(limb))
+      if overflow || carry { return nil }
+      value = sum
+    }
     return value
   }
 
