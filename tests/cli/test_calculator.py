@@ -95,6 +95,43 @@ VALUES = [
     ("$100 + 15%", "$115.00"),
     ("100 - 15%", "85"),
     ("$85,000 * 13%", "$11,050.00"),
+    # Approximations that are exact stay exact and unmarked; others are marked.
+    ("sqrt(16)", "4"),
+    ("ln(1)", "0"),
+    ("log10(1e-30)", "-30"),
+    ("4^0.5", "2"),
+    ("0.25^1.5", "0.125"),
+    ("100^0.5", "10"),
+    ("16^-0.25", "0.5"),
+    ("8^(1/3)", "≈ 2"),
+    ("10^0.25", "1.77827941003…"),
+    # A rate shows four decimals of its percentage; one that has more is cut there and marked, as a Number is.
+    ("1/3 * 100%", "33.3333…%"),
+    ("$1 / $3", "33.3333…%"),
+    ("105%^30", "432.1942…%"),
+    ("(100% + 5%)^30", "432.1942…%"),
+    ("$1,000 * 105%^30", "$4,321.94"),
+    ("1/3 * 3 * 100%", "99.9999…%"),
+    ("-2/3 * 1%", "-0.6666…%"),
+    ("12.34567%", "12.3456…%"),
+    ("12.34567% == 12.3456%", "false"),
+    ("1e-10 * 1%", "0.0000…%"),
+    ("5%^0.5", "22.3606…%"),
+    ("25%^0.5", "50%"),
+    ("8^(1/3) * 1%", "≈ 2%"),
+    ("15.0198%", "15.0198%"),
+    ("$150,198 / $1,000,000", "15.0198%"),
+    ("ans == 15.0198%", "true"),
+    # Every digit kept, each the correctly rounded one (Python's decimal at 34 digits prints the same).
+    (":digits 34", "numbers that are not exact now show 34 significant digits"),
+    ("sqrt(2)", "≈ 1.414213562373095048801688724209698"),
+    ("2^0.5", "≈ 1.414213562373095048801688724209698"),
+    ("exp(1)", "≈ 2.718281828459045235360287471352662"),
+    ("ln(10)", "≈ 2.302585092994045684017991454684364"),
+    ("log10(2)", "≈ 0.301029995663981195213738894724493"),
+    ("exp(-230)", "≈ 1.294998192508983592378113644081526e-100"),
+    ("ln(1.000000000000000000000000000000001)", "≈ 9.999999999999999999999999999999995e-34"),
+    ("1.05^0.5", "≈ 1.024695076595959838322103868052105"),
 ]
 
 # (input, diagnostic code, a line of the hint).
@@ -112,6 +149,7 @@ ERRORS = [
     ("sqrt($4)", "type-mismatch", "Number"),
     ("$5 of 10%", "type-mismatch", "'of' takes a rate of something"),
     ("0.333333333333…", "unexpected-character", "'…' and '≈' mark a value shown rounded"),
+    ("33.3333…%", "unexpected-character", "'…' and '≈' mark a value shown rounded"),
 ]
 
 
@@ -393,3 +431,43 @@ def test_what_is_printed_reads_back_as_the_same_value(taxpro):
     assert checks == ["true"] * len(literals)
     again = run_lines(taxpro, printed)
     assert again == printed
+
+
+def random_rate(generator: random.Random) -> tuple[str, Fraction]:
+    """An expression of type Rate and its exact percentage: a literal with up to 8 decimals, a quotient of amounts, or
+    a fraction of a percent."""
+    form = generator.random()
+    if form < 0.4:
+        percent = Decimal(generator.randint(-10**9, 10**9)).scaleb(-generator.randint(0, 8))
+        return format(percent, "f") + "%", Fraction(percent)
+    if form < 0.8:
+        a, b = generator.randint(1, 10**8), generator.randint(1, 10**8)
+        return f"${Decimal(a).scaleb(-2)} / ${Decimal(b).scaleb(-2)}", Fraction(a, b) * 100
+    a, b = generator.randint(1, 10**6), generator.choice([1, 2, 3, 7, 8, 16, 125, 4096])
+    return f"{a} / {b} * 1%", Fraction(a, b)
+
+
+def test_a_rate_prints_exactly_or_marked_and_what_is_unmarked_reads_back_equal(taxpro):
+    generator = random.Random(4)
+    cases = [random_rate(generator) for _ in range(3000)]
+    printed = run_lines(taxpro, [expression for expression, _ in cases])
+    assert len(printed) == len(cases)
+    unmarked = []
+    counts = {"exact": 0, "cut": 0}
+    for (expression, percent), got in zip(cases, printed):
+        assert got.endswith("%"), (expression, got)
+        if "…" in got:
+            # The first four decimals of the true percentage, cut off, and the value has more.
+            shown = Fraction(Decimal(got.removesuffix("…%")))
+            assert len(got.removesuffix("…%").split(".")[1]) == 4, (expression, got)
+            assert shown != percent and abs(percent - shown) < Fraction(1, 10**4), (expression, got)
+            assert (percent - shown) * shown >= 0, (expression, got)
+            counts["cut"] += 1
+        elif "≈" not in got:
+            assert Fraction(Decimal(got.removesuffix("%"))) == percent, (expression, got)
+            unmarked.append((expression, got))
+            counts["exact"] += 1
+    assert counts["exact"] > 500 and counts["cut"] > 500
+    # What prints without a mark is the value: read back, `==` says so.
+    checks = run_lines(taxpro, [f"{got} == {expression}" for expression, got in unmarked])
+    assert checks == ["true"] * len(unmarked)

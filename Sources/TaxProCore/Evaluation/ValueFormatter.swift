@@ -99,11 +99,18 @@ public enum ValueFormatter {
     return (cents.isNegative ? "-$" : "$") + integer + "." + fraction
   }
 
-  /// `13%`, `15.0198%`, `-2.5%`.
+  /// `13%`, `15.0198%`, `-2.5%`: the percentage in full when it has at most four decimals and is exact, so that it
+  /// reads back as the same rate. Any other shows its first four decimals, cut off rather than rounded, and the mark
+  /// Numbers get: `33.3333…%` (`1/3` as a rate), `432.1942…%` (`(1 + 5%)^30`), `0.0000…%` (a rate below a
+  /// millionth of a percent); `≈ 25%` when the digits shown are all it has but it was rounded on the way.
   public static func rate(_ fraction: ExactDecimal) -> String {
     let percent = (try? fraction.scaled(byPowerOfTen: 2)) ?? fraction
-    let rounded = percent.rounded(places: rateDecimals, .halfAwayFromZero)
-    return trimmed(rounded) + "%"
+    let cut = percent.rounded(places: rateDecimals, .towardZero).marked(inexact: false)
+    if cut != percent {
+      let shown = fixed(cut.absoluteValue, decimals: rateDecimals)
+      return (percent.isNegative ? "-" : "") + shown + "…%"
+    }
+    return (percent.isInexact ? "≈ " : "") + trimmed(cut) + "%"
   }
 
   /// A Number as it is: every digit when it is exact (TaxPro keeps at most 34), so that what is shown is the value and

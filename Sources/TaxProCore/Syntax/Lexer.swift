@@ -408,6 +408,8 @@ public struct Lexer {
     while continuation < index, bytes[continuation] & 0xC0 == 0x80 { continuation += 1 }
     if continuation < index { index = continuation }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    // A rate shown cut (`33.3333…%`): its `%` belongs to the mark, rather than being a second error.
+    if text == "\u{2026}", index < bytes.count, bytes[index] == UInt8(ascii: "%") { index += 1 }
     var notes: [DiagnosticNote] = []
     switch text {
     case "%": notes.append(DiagnosticNote(.help, "a rate is written with its number, like 13%"))
