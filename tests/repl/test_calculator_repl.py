@@ -12,25 +12,17 @@ import re
 import subprocess
 from pathlib import Path
 
-import pexpect
 import pytest
 
-from test_repl import PROMPT, TAXPRO, enter, environment, home, leave, spawn  # noqa: F401  (home is a fixture)
+from repl_session import PROMPT, TAXPRO, enter, environment, evaluate, leave, spawn
 
 pytestmark = pytest.mark.skipif(not TAXPRO, reason="TAXPRO is not set to the taxpro binary")
 
 PROVINCE_CODES = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"]
 
 
-def evaluate(home: Path, expression: str) -> str:
-    result = subprocess.run([TAXPRO, "eval", expression], capture_output=True, text=True, timeout=60,
-                            env=environment(home))
-    assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
-
-
 def test_ask_takes_a_plain_number_as_dollars_and_a_province_by_name(home: Path) -> None:
-    expected = evaluate(home, "rrsp_refund($5,000, $85,000, ON)")
+    expected = evaluate("rrsp_refund($5,000, $85,000, ON)", home)
     child = spawn(home)
     enter(child, ":ask rrsp_refund")
     child.expect("contribution: ")
@@ -52,7 +44,7 @@ def test_ask_takes_a_plain_number_as_dollars_and_a_province_by_name(home: Path) 
 
 
 def test_ask_lists_the_provinces_after_a_bad_one_and_takes_a_code_in_any_case(home: Path) -> None:
-    expected = evaluate(home, "rrsp_refund($1,000, $60,000, QC)")
+    expected = evaluate("rrsp_refund($1,000, $60,000, QC)", home)
     child = spawn(home)
     enter(child, ":ask rrsp_refund")
     child.expect("contribution: ")

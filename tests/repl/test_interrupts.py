@@ -7,39 +7,21 @@ cleared the line nor kept the editor's raw mode, did not leave an `:ask` form, a
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pexpect
 import pytest
+from repl_session import PROMPT, TAXPRO, result_of, start
 
-TAXPRO = os.environ.get("TAXPRO", "")
 pytestmark = pytest.mark.skipif(not TAXPRO, reason="TAXPRO is not set to the taxpro binary")
-PROMPT = r"taxpro>(?:\x1b\[0m)? "
 
 
 @pytest.fixture
-def child(tmp_path: Path):
-    for name in ("state", "data", "config", "cache"):
-        (tmp_path / name).mkdir()
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "TERM": "xterm", "LANG": "C.UTF-8",
-        "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache"), "NO_COLOR": "1",
-    }
-    process = pexpect.spawn(TAXPRO, [], env=env, cwd=str(tmp_path), encoding="utf-8", timeout=30,
-                            dimensions=(40, 120))
+def child(home: Path):
+    process = start(home, cwd=home)
     process.expect(PROMPT)
     yield process
     process.close(force=True)
-
-
-def result_of(child: pexpect.spawn, line: str) -> str:
-    """Enters `line` and returns what was printed before the next prompt, without the echoed line."""
-    child.send(line + "\r")
-    child.expect(PROMPT)
-    printed = child.before.replace("\r", "")
-    return printed.split(line, 1)[-1].strip("\n")
 
 
 def test_ctrl_c_at_the_prompt_clears_the_line_and_keeps_editing(child: pexpect.spawn) -> None:

@@ -15,8 +15,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from repl_session import TAXPRO, evaluate
 
-TAXPRO = os.environ.get("TAXPRO", "")
 REPO = Path(__file__).resolve().parent.parent.parent
 DOCS = REPO / "docs" / "lessons"
 
@@ -41,11 +41,6 @@ def screen(transcript: str, name: str) -> list[str]:
     while lines and lines[-1] == "":
         lines.pop()
     return lines
-
-
-def evaluate(expression: str) -> str:
-    result = subprocess.run([TAXPRO, "eval", expression], capture_output=True, text=True, check=True)
-    return result.stdout.strip()
 
 
 def value(text: str) -> Decimal:

@@ -1,23 +1,18 @@
 """End-to-end tests of the REPL: the real `taxpro` binary (`$TAXPRO`) in a pseudo-terminal, driven with pexpect.
 
-Each test gets its own HOME and XDG directories, so history, profile and records start empty and the user's own
-files are never touched. Colour is off (NO_COLOR) except where colour itself is tested; prompts are matched with
-an optional colour reset so either way works.
+Each test gets its own HOME and XDG directories (the `home` fixture); repl_session.py has the helpers the REPL tests
+share.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pexpect
 import pytest
+from repl_session import CONTINUATION, PROMPT, TAXPRO, enter, environment, leave, spawn, start
 
-TAXPRO = os.environ.get("TAXPRO", "")
-PROMPT = r"taxpro>(?:\x1b\[0m)? "
-CONTINUATION = r"\.\.\.>(?:\x1b\[0m)? "
 SVG = "{http://www.w3.org/2000/svg}"
 
 pytestmark = pytest.mark.skipif(not TAXPRO, reason="TAXPRO is not set to the taxpro binary")
@@ -37,50 +32,6 @@ formula refund(
   let after = tax(province.income_tax, income - contribution) + tax(federal.income_tax, income - contribution)
   before - after
 """
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    for name in ("state", "data", "config"):
-        (tmp_path / name).mkdir()
-    return tmp_path
-
-
-def environment(home: Path, color: bool = False) -> dict[str, str]:
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "TERM": "xterm",
-        "LANG": "C.UTF-8",
-    }
-    if "TAXPRO_LIBRARY" in os.environ:
-        env["TAXPRO_LIBRARY"] = os.environ["TAXPRO_LIBRARY"]
-    if not color:
-        env["NO_COLOR"] = "1"
-    return env
-
-
-def spawn(home: Path, *arguments: str, color: bool = False) -> pexpect.spawn:
-    child = pexpect.spawn(
-        TAXPRO, list(arguments), env=environment(home, color), encoding="utf-8", timeout=30, dimensions=(40, 120)
-    )
-    child.expect(PROMPT)
-    return child
-
-
-def enter(child: pexpect.spawn, line: str) -> None:
-    child.send(line + "\r")
-
-
-def leave(child: pexpect.spawn) -> int:
-    """Ctrl-D, then the exit status."""
-    child.sendeof()
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
 
 
 def test_arithmetic_and_ans(home: Path) -> None:
@@ -331,7 +282,7 @@ def test_a_corrupted_records_file_is_reported_and_kept(home: Path) -> None:
     directory.mkdir(parents=True)
     damaged = '{"version": 1, "records": [{"name": "lost'
     (directory / "records.json").write_text(damaged)
-    child = pexpect.spawn(TAXPRO, [], env=environment(home), encoding="utf-8", timeout=30, dimensions=(40, 200))
+    child = start(home, dimensions=(40, 200))
     child.expect(r"your records file .*records\.json is damaged \(not valid JSON\); it was kept as (\S+records\.json\.damaged-\S+),")
     kept = Path(child.match.group(1))
     child.expect(PROMPT)
