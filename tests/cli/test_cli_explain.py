@@ -39,8 +39,8 @@ def test_each_bracket_with_its_range_portion_rate_and_tax(ontario):
 def test_where_the_table_came_from_and_the_rates(ontario):
     assert "ON.income_tax (Ontario, 2025)" in ontario
     assert "marginal rate 9.15%" in ontario
-    # 5,609.17 ÷ 85,000 = 6.59902…% → 6.599% (at most four decimals of a percent)
-    assert "average rate 6.599%" in ontario
+    # 5,609.17 ÷ 85,000 = 6.59902…%: four decimals of a percent, cut, and marked as not the whole value
+    assert "average rate 6.5990…%" in ontario
     assert "The next bracket, at 11.16%, starts at $105,775.00." in ontario
 
 
