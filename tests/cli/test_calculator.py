@@ -322,20 +322,49 @@ def shown_value(line: str) -> tuple[Decimal, bool]:
     return Decimal(line.replace("≈ ", "").replace("…", "")), marked
 
 
+def disagreements_at_34_digits(taxpro, lines: list[str], wants: list[tuple[Decimal, bool]]) -> list[tuple]:
+    """Each line whose value, printed with `:digits 34`, is not the wanted one, or is marked when the wanted value is
+    exact (or unmarked when it is not)."""
+    printed = run_lines(taxpro, [":digits 34"] + lines)[1:]
+    assert len(printed) == len(lines)
+    wrong = []
+    for line, (want, exact), got in zip(lines, wants, printed):
+        shown, marked = shown_value(got)
+        if shown != want or marked == exact:
+            wrong.append((line, got, str(want), "exact" if exact else "inexact"))
+    return wrong
+
+
 def test_approximations_are_the_correctly_rounded_34_digits(taxpro):
     generator = random.Random(34)
     cases = [(name, x) for name in APPROXIMATIONS for x in approximation_arguments(generator, name)]
     assert len(cases) > 1000
-    # `:digits 34` in the piped input shows every digit kept.
-    printed = run_lines(taxpro, [":digits 34"] + [f"{name}({x})" for name, x in cases])[1:]
-    wrong = []
-    for (name, x), got in zip(cases, printed):
+    wants = []
+    for name, x in cases:
         EXACT_34.clear_flags()
         want = APPROXIMATIONS[name](x)
-        exact = not EXACT_34.flags[Inexact]
-        shown, marked = shown_value(got)
-        if shown != want or marked == exact:
-            wrong.append((f"{name}({x})", got, str(want), "exact" if exact else "inexact"))
+        wants.append((want, not EXACT_34.flags[Inexact]))
+    wrong = disagreements_at_34_digits(taxpro, [f"{name}({x})" for name, x in cases], wants)
+    assert not wrong, wrong[:10]
+
+
+def test_whole_powers_that_do_not_fit_are_the_correctly_rounded_34_digits(taxpro):
+    generator = random.Random(36)
+    lines, wants = [], []
+    while len(lines) < 1500:
+        base = random_decimal(generator, -8, 8) * generator.choice([1, -1])
+        exponent = generator.randint(-60, 60)
+        if base == 0 or exponent == 0:
+            continue
+        exact = Fraction(base) ** exponent
+        # Rounded once, from the exact power, half to even.
+        want = EXACT_34.divide(Decimal(exact.numerator), Decimal(exact.denominator))
+        if not -99 <= want.adjusted() <= 98:
+            continue
+        lines.append(f"({base})^{exponent}")
+        wants.append((want, Fraction(want) == exact))
+    assert sum(not exact for _, exact in wants) > 1000
+    wrong = disagreements_at_34_digits(taxpro, lines, wants)
     assert not wrong, wrong[:10]
 
 
@@ -382,12 +411,7 @@ def test_powers_that_are_not_whole_are_the_correctly_rounded_34_digits(taxpro):
         lines.append(f"{base}^({exponent})")
         wants.append((want, exact))
     assert len(lines) > 1500 and sum(exact for _, exact in wants) > 80
-    printed = run_lines(taxpro, [":digits 34"] + lines)[1:]
-    wrong = []
-    for line, (want, exact), got in zip(lines, wants, printed):
-        shown, marked = shown_value(got)
-        if shown != want or marked == exact:
-            wrong.append((line, got, str(want), "exact" if exact else "inexact"))
+    wrong = disagreements_at_34_digits(taxpro, lines, wants)
     assert not wrong, wrong[:10]
 
 

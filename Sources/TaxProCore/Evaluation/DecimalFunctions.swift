@@ -21,9 +21,40 @@ extension ExactDecimal {
     "0430385500801944170641671518644"
   static let two = ExactDecimal(2)
 
-  /// `self ^ exponent` for a whole exponent: exact when the result fits in 34 digits. `0 ^ 0` is 1; `0` to a
-  /// negative power is a division by zero.
+  /// `self ^ exponent` for a whole exponent: exact when the result fits in 34 digits, else correctly rounded to 34
+  /// (`1.05^30`, whose exact value has 61 digits). `0 ^ 0` is 1; `0` to a negative power is a division by zero.
   public func raised(toInteger exponent: Int) throws(ArithmeticError) -> ExactDecimal {
+    let result = try raisedByMultiplying(exponent)
+    // Rounded on the way: once more from the exact power, while it has at most 4,000 digits (powers of a value
+    // that is itself rounded stay marked either way).
+    guard result.isInexact, !isInexact, !result.isZero, exponent.magnitude <= 4_000 / digitCount(magnitude) else {
+      return result
+    }
+    let base = trimmed
+    var power = DecimalNatural(1)
+    var square = DecimalNatural(base.magnitude)
+    var remaining = exponent.magnitude
+    while remaining > 0 {
+      if remaining & 1 == 1 { power = power * square }
+      remaining >>= 1
+      if remaining > 0 { square = square * square }
+    }
+    let scale = base.exponent * exponent
+    var rounded: ExactDecimal
+    if exponent > 0 {
+      rounded = try Self.rounded(power, exponent: scale, sticky: false)
+    } else {
+      // The power is 10^scale / digits^|exponent|: the quotient to at least 38 digits, and whether it left anything.
+      let shift = power.decimalDigits + 38
+      let (quotient, exact) = DecimalNatural.powerOfTen(shift).divided(by: power)
+      rounded = try Self.rounded(quotient, exponent: scale - shift, sticky: !exact)
+    }
+    if base.isNegative && exponent.magnitude & 1 == 1 { rounded = -rounded }
+    return rounded.marked(inexact: true)
+  }
+
+  /// `raised(toInteger:)` by repeated squaring in 34 digits: exact when nothing had to be rounded.
+  func raisedByMultiplying(_ exponent: Int) throws(ArithmeticError) -> ExactDecimal {
     if exponent == 0 { return isInexact ? ExactDecimal.one.marked(inexact: true) : .one }
     if isZero {
       if exponent < 0 { throw .divisionByZero }
