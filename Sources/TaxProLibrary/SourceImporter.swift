@@ -52,6 +52,14 @@ public struct SourceImporter: Sendable {
     self.library = StandardLibrary.parse(files, firstFileID: FileIDRange.library.lowerBound)
   }
 
+  /// Only the library files at `positions` parsed, each one's id still its position in `files`: what a one-shot
+  /// command needs (`LibraryReach`).
+  public init(library files: [LibraryFile], only positions: [Int]) {
+    self.library = positions.map { position in
+      StandardLibrary.parse([files[position]], firstFileID: FileIDRange.library.lowerBound + position)[0]
+    }
+  }
+
   /// A library parsed already (the REPL's tests bring their own small one).
   public init(libraryTrees: [SyntaxTree]) {
     self.library = libraryTrees

@@ -12,24 +12,52 @@ enum Loading {
   {
     let userPaths = try expand(paths, directories: directories)
     var importer = try standardLibrary(includeTests: libraryTests)
-    for path in userPaths {
-      let bytes: [UInt8]
+    for file in try read(userPaths) { importer.importFile(path: file.path, bytes: file.bytes) }
+    return importer
+  }
+
+  /// The bytes of each file, or a usage error naming the first that cannot be read.
+  static func read(_ paths: [String]) throws(UsageError) -> [(path: String, bytes: [UInt8])] {
+    var contents: [(path: String, bytes: [UInt8])] = []
+    for path in paths {
       do {
-        bytes = try FileReading.contents(of: path)
+        contents.append((path, try FileReading.contents(of: path)))
       } catch {
         throw UsageError(message: error.description)
       }
-      importer.importFile(path: path, bytes: bytes)
     }
-    return importer
+    return contents
+  }
+
+  /// `load` for a one-shot command: only the library files that `expression` and the files reach (`LibraryReach`)
+  /// are parsed. Also gives the latest year the whole library has figures for, the year such a session defaults to.
+  static func load(_ paths: [String], reaching expression: String) throws(UsageError) -> (
+    importer: SourceImporter, latestYear: Int?
+  ) {
+    let userPaths = try expand(paths, directories: false)
+    let library: [LibraryFile]
+    switch StandardLibrary.load() {
+    case .success(let files): library = files
+    case .failure(let error): throw unloadable(error)
+    }
+    let contents = try read(userPaths)
+    let reach = LibraryReach.files(
+      library, reachedFrom: [expression] + contents.map { String(decoding: $0.bytes, as: UTF8.self) })
+    var importer = SourceImporter(library: library, only: reach.positions)
+    for file in contents { importer.importFile(path: file.path, bytes: file.bytes) }
+    return (importer, reach.latestYear)
   }
 
   /// The standard library alone, or a usage error saying why it could not be loaded.
   static func standardLibrary(includeTests: Bool = false) throws(UsageError) -> SourceImporter {
     switch SourceImporter.standardLibrary(includeTests: includeTests) {
     case .success(let importer): return importer
-    case .failure(let error): throw UsageError(message: "the standard library could not be loaded: \(error.message)")
+    case .failure(let error): throw unloadable(error)
     }
+  }
+
+  static func unloadable(_ error: LibraryLoadError) -> UsageError {
+    UsageError(message: "the standard library could not be loaded: \(error.message)")
   }
 
   static func expand(_ paths: [String], directories: Bool) throws(UsageError) -> [String] {

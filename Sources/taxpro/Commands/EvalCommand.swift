@@ -47,9 +47,23 @@ struct EvalCommand: Command {
     if let csv {
       return try Batch.run(csvPath: csv, expression: expression, files: inputs.files, year: inputs.year, raw: raw)
     }
+    // Only the library the expression reaches, when that gives a value; anything else (an error, a test run) is
+    // given by the whole library, so its messages and suggestions are the whole library's.
+    if let reached = try Commands.reachedSession(inputs.files, year: inputs.year, expression: expression) {
+      KeptUntilExit.keep(reached)
+      let outcome = reached.submit(expression, name: "<expr>")
+      switch outcome {
+      case .value, .defined, .nothing: return report(outcome, in: reached)
+      case .tested, .incomplete, .failed: break
+      }
+    }
     guard let session = try inputs.session() else { return 1 }
     KeptUntilExit.keep(session)
-    let outcome = session.submit(expression, name: "<expr>")
+    return report(session.submit(expression, name: "<expr>"), in: session)
+  }
+
+  /// Prints an outcome of the expression; the exit status.
+  func report(_ outcome: SessionOutcome, in session: Session) -> Int32 {
     if !session.warnings.isEmpty { Output.writeError(Output.renderer(session.sources).render(session.warnings)) }
     switch outcome {
     case .value(let value):

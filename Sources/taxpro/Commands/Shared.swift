@@ -43,6 +43,19 @@ enum Commands {
     return session
   }
 
+  /// A session over only the library files that `expression` and `files` reach (`LibraryReach`), for a command that
+  /// evaluates one expression and exits: a fresh process then parses and checks no library file it does not need.
+  /// Nil when such a session might say something the whole library's would not: `--year` given (it is checked
+  /// against every jurisdiction's years), or any diagnostic in the program (the whole library's suggestions and notes
+  /// are wanted then). The caller then uses `session`, as it does when the expression fails.
+  static func reachedSession(_ files: [String], year: Int?, expression: String) throws(UsageError) -> Session? {
+    guard year == nil else { return nil }
+    let (sources, latestYear) = try Loading.load(files, reaching: expression)
+    let session = sources.session(year: latestYear)
+    guard session.programDiagnostics.isEmpty else { return nil }
+    return session
+  }
+
   /// A usage error when the program has figures, but none for `year`.
   static func checkYear(_ year: Int?, years: [Int]) throws(UsageError) {
     guard let year, !years.isEmpty, !years.contains(year) else { return }
