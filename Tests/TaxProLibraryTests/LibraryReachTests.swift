@@ -93,9 +93,14 @@ import Testing
     }
     #expect(expressions.count > 100)
     var compared = 0
+    // Many expressions reach the same files: one session per set of files.
+    var sessions: [[Int]: Session] = [:]
     for expression in expressions {
       let reach = LibraryReach.files(Self.library, reachedFrom: [expression])
-      let reached = SourceImporter(library: Self.library, only: reach.positions).session(year: reach.latestYear)
+      let reached =
+        sessions[reach.positions]
+        ?? SourceImporter(library: Self.library, only: reach.positions).session(year: reach.latestYear)
+      sessions[reach.positions] = reached
       #expect(reached.programDiagnostics.isEmpty, "\(expression)")
       let expected = describe(whole.submit(expression, name: "<expr>"))
       let found = describe(reached.submit(expression, name: "<expr>"))
