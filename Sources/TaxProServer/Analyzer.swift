@@ -46,6 +46,10 @@ final class Analyzer: @unchecked Sendable {
   private let connection: Connection
   private let log: @Sendable (String) -> Void
   private let timing: Bool
+  /// Holds each check before its tests until it is superseded or waited for (`LanguageServer.testHolds`; tests only).
+  private let holdsChecks: Bool
+  /// The state a request last waited for (`wait(for:)`), which releases a held check of that state.
+  private var awaited: Key?
   /// Re-parse and re-check only what an edit touched (`TAXPRO_LSP_INCREMENTAL=0` turns this off, to compare).
   private let incremental = ProcessInfo.processInfo.environment["TAXPRO_LSP_INCREMENTAL"] != "0"
   /// What was last pushed per document; touched only on the analyzer's thread.
@@ -57,10 +61,11 @@ final class Analyzer: @unchecked Sendable {
     var year: Int?
   }
 
-  init(connection: Connection, log: @escaping @Sendable (String) -> Void, timing: Bool) {
+  init(connection: Connection, log: @escaping @Sendable (String) -> Void, timing: Bool, holdsChecks: Bool = false) {
     self.connection = connection
     self.log = log
     self.timing = timing
+    self.holdsChecks = holdsChecks
   }
 
   /// The newest finished analysis, whatever it was made for.
@@ -94,6 +99,10 @@ final class Analyzer: @unchecked Sendable {
   func wait(for key: Key, isCancelled: () -> Bool = { false }) -> Analysis? {
     condition.lock()
     defer { condition.unlock() }
+    if holdsChecks {
+      awaited = key
+      condition.broadcast()
+    }
     while true {
       if let latest, Key(generation: latest.generation, year: latest.year) == key { return latest }
       if isCancelled() { return nil }
@@ -107,6 +116,17 @@ final class Analyzer: @unchecked Sendable {
     defer { condition.unlock() }
     guard let pending else { return false }
     return Key(generation: pending.generation, year: pending.year) != key
+  }
+
+  /// With `holdsChecks`, waits until a job for another state is queued or a request waits for this one: an edit is
+  /// then certain to arrive while the check it supersedes runs, however fast the check.
+  private func holdUntilSupersededOrAwaited(_ key: Key) {
+    condition.lock()
+    defer { condition.unlock() }
+    while awaited != key {
+      if let pending, Key(generation: pending.generation, year: pending.year) != key { return }
+      condition.wait()
+    }
   }
 
   /// Whether a job for this state is queued or running.
@@ -195,6 +215,7 @@ final class Analyzer: @unchecked Sendable {
     let rechecked = program != nil
     guard let checkedProgram = program ?? Checker.check(trees, isCancelled: superseded) else { return nil }
     let checked = clock.now
+    if holdsChecks { holdUntilSupersededOrAwaited(key) }
     guard
       let analysis = Analysis.make(
         program: checkedProgram, generation: job.generation, year: job.year, testFiles: job.testFiles,

@@ -1,3 +1,4 @@
+import Foundation
 import LanguageServerProtocol
 import TaxProCore
 
@@ -180,9 +181,14 @@ extension LanguageServer {
         throw ResponseError.invalidParams("taxpro.explain takes [expression]")
       }
       let analysis = analysis()
+      let holds = testHolds
       let explained = CodeLenses.explain(
         expression, program: analysis.program, year: year, limits: InlayHints.limits,
-        isCancelled: { context.isCancelled })
+        isCancelled: {
+          // Test-only (`testHolds`): the evaluation has started; it waits here until the request is cancelled.
+          while holds && !context.isCancelled { Thread.sleep(forTimeInterval: 0.001) }
+          return context.isCancelled
+        })
       try context.checkCancellation()
       switch explained {
       case .success(let text):

@@ -47,6 +47,11 @@ public final class LanguageServer: MessageHandler {
   let log: @Sendable (String) -> Void
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
   let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
+  /// `TAXPRO_LSP_TEST_HOLDS=1`, for the end-to-end tests only (never set in normal use, where it changes nothing):
+  /// the analyzer holds each check before its tests until a newer version replaces it or a request waits for it, and
+  /// `taxpro.explain` holds its evaluation, once it has started, until the request is cancelled. The tests of
+  /// abandoned checks and cancelled commands then do not depend on how fast the build or the machine is.
+  let testHolds = ProcessInfo.processInfo.environment["TAXPRO_LSP_TEST_HOLDS"] == "1"
   let messages = LanguageServer.messageTable()
 
   /// Why the standard library could not be loaded, shown to the user once the client is ready
@@ -353,7 +358,7 @@ public final class LanguageServer: MessageHandler {
   var analyzer: Analyzer? {
     if let analyzerStorage { return analyzerStorage }
     guard let connection else { return nil }
-    let created = Analyzer(connection: connection, log: log, timing: timing)
+    let created = Analyzer(connection: connection, log: log, timing: timing, holdsChecks: testHolds)
     analyzerStorage = created
     return created
   }

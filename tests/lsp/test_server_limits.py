@@ -4,6 +4,7 @@ process at once, and commands run with the background step limit."""
 
 import json
 import os
+import re
 import subprocess
 import threading
 import time
@@ -59,7 +60,7 @@ def test_a_long_symbol_query_is_refused_at_once(tmp_path):
         server.close()
 
 
-def test_commands_run_with_the_background_step_limit_and_stop_when_cancelled(tmp_path):
+def test_commands_run_with_the_background_step_limit_and_stop_when_cancelled(tmp_path, monkeypatch):
     server = start(tmp_path, {"doubling.tax": DOUBLING})
     try:
         uri = (tmp_path / "doubling.tax").as_uri()
@@ -67,7 +68,16 @@ def test_commands_run_with_the_background_step_limit_and_stop_when_cancelled(tmp
         run_test = {"command": "taxpro.runTest", "arguments": [uri, "doubling"]}
         reply = server.response(server.request("workspace/executeCommand", run_test), timeout=120)
         assert "more than 2000000 steps" in reply["result"], reply
-        # Cancelled while it runs, the command stops at once (the evaluator asks every 4,096 steps).
+    finally:
+        server.close()
+    # Cancelled while it runs, the command stops at once (the evaluator asks every 4,096 steps). Two million steps
+    # can take less than the wait before the cancel on a fast build, so this server holds the evaluation, once it has
+    # started, until the request is cancelled (a test-only hook): the cancel then always finds the command running.
+    monkeypatch.setenv("TAXPRO_LSP_TEST_HOLDS", "1")
+    server = start(tmp_path)
+    try:
+        uri = (tmp_path / "doubling.tax").as_uri()
+        open_document(server, uri, DOUBLING)
         explain = {"command": "taxpro.explain", "arguments": ["f22(1)"]}
         slowest = 0.0
         for _ in range(3):
@@ -86,8 +96,13 @@ def test_commands_run_with_the_background_step_limit_and_stop_when_cancelled(tmp
 
 def test_the_check_of_a_replaced_version_is_abandoned(tmp_path, monkeypatch):
     """Each version's tests take millions of steps; edits that follow one another abandon the checks of the versions
-    they replace, and a hover after the last edit waits for one check, not for all of them."""
+    they replace, and a hover after the last edit waits for one check, not for all of them.
+
+    A fast build can finish a version's check before the next edit arrives, so the server holds each check before
+    its tests until a newer version replaces it or a request waits for it (a test-only hook): every version but the
+    last is then replaced while it is checked, whatever the speed of the build or the load of the machine."""
     monkeypatch.setenv("TAXPRO_LSP_TIMING", "1")
+    monkeypatch.setenv("TAXPRO_LSP_TEST_HOLDS", "1")
     server = start(tmp_path)
     try:
         uri = (tmp_path / "doubling.tax").as_uri()
@@ -104,6 +119,9 @@ def test_the_check_of_a_replaced_version_is_abandoned(tmp_path, monkeypatch):
         time.sleep(0.5)
         abandoned = [line for line in server.stderr if "abandoned for a newer version" in line]
         assert abandoned, "".join(server.stderr[-20:])
+        # Only the last version's tests ran to the end: the hover waited for that one check.
+        finished = [line for line in server.stderr if re.search(r"analysis \d+: parse .*, tests ", line)]
+        assert len(finished) == 1, "".join(server.stderr[-20:])
     finally:
         server.close()
 
@@ -185,9 +203,12 @@ def test_unread_requests_do_not_grow_the_servers_memory(tmp_path):
 
 
 def test_a_client_that_goes_away_ends_the_server_at_once(tmp_path):
+    """The client leaves while a command runs. The command's evaluation is held, once started, until the request is
+    cancelled (a test-only hook), so it is certainly running when the client goes, however fast the build."""
     (tmp_path / "doubling.tax").write_text(DOUBLING)
     process = subprocess.Popen([TAXPRO, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, cwd=tmp_path)
+                               stderr=subprocess.DEVNULL, cwd=tmp_path,
+                               env={**os.environ, "TAXPRO_LSP_TEST_HOLDS": "1"})
     try:
         process.stdin.write(frame({"jsonrpc": "2.0", "id": 0, "method": "initialize",
                                    "params": {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}}))
