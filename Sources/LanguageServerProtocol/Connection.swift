@@ -12,10 +12,21 @@ public protocol MessageHandler: AnyObject {
   /// `$/`-prefixed ones, should throw `ResponseError.methodNotFound`.
   func handle(request: RequestMessage, context: RequestContext) throws -> JSON
 
+  /// The result of a request as the JSON text of the reply's `result`: what the connection sends. By default
+  /// `handle(request:context:)`'s value, serialized; a handler whose results are typed writes them in one pass
+  /// (`Encodable.serializedJSON()`), without the `JSON` tree.
+  func serializedResult(request: RequestMessage, context: RequestContext) throws -> [UInt8]
+
   /// Handles a notification. Errors are only logged: notifications have no reply. Unknown notifications should
   /// be ignored (the specification says so for `$/` ones such as `$/setTrace`). `$/cancelRequest` never arrives
   /// here; the connection consumes it (see `RequestContext.isCancelled`).
   func handle(notification: NotificationMessage, connection: Connection) throws
+}
+
+extension MessageHandler {
+  public func serializedResult(request: RequestMessage, context: RequestContext) throws -> [UInt8] {
+    try handle(request: request, context: context).serialized()
+  }
 }
 
 /// What a request handler may need besides the request: cancellation and a way to talk back to the client.
@@ -224,14 +235,14 @@ public final class Connection: @unchecked Sendable {
   }
 
   private func process(_ request: RequestMessage, handler: some MessageHandler) {
-    let result: Result<JSON, ResponseError>
+    let result: Result<[UInt8], ResponseError>
     if isCancelled(request.id) {
       result = .failure(.requestCancelled)
     } else {
       let context = RequestContext(id: request.id, method: request.method, connection: self)
-      let outcome: Result<JSON, ResponseError>
+      let outcome: Result<[UInt8], ResponseError>
       do {
-        outcome = .success(try handler.handle(request: request, context: context))
+        outcome = .success(try handler.serializedResult(request: request, context: context))
       } catch let error as ResponseError {
         outcome = .failure(error)
       } catch let error as JSONDecodingError {
@@ -245,7 +256,10 @@ public final class Connection: @unchecked Sendable {
     pendingRequests.remove(request.id)
     cancelledRequests.remove(request.id)
     condition.unlock()
-    send(ResponseMessage(id: request.id, result: result).toJSON())
+    switch result {
+    case .success(let serialized): send(body: ResponseMessage.serialized(id: request.id, result: serialized))
+    case .failure(let error): send(ResponseMessage(id: request.id, error: error).toJSON())
+    }
   }
 
   // MARK: Reading
@@ -408,8 +422,13 @@ public final class Connection: @unchecked Sendable {
 
   /// Writes a message; a failed write means the client is gone, so the connection stops.
   private func send(_ json: JSON) {
+    send(body: json.serialized())
+  }
+
+  /// Writes a message already serialized.
+  private func send(body: [UInt8]) {
     do {
-      try writer.write(json)
+      try writer.write(body: body)
     } catch {
       log("Writing output failed: \(error)")
       stop()

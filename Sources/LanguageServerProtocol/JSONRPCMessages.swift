@@ -135,6 +135,18 @@ public struct ResponseMessage: Sendable, Equatable {
     }
     return .object(object)
   }
+
+  /// The text of a successful response whose result is serialized already (`MessageHandler.serializedResult`):
+  /// the bytes `toJSON().serialized()` gives for the same id and result, with the result spliced in as it is.
+  public static func serialized(id: RequestID, result: [UInt8]) -> [UInt8] {
+    var body = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    body.reserveCapacity(body.count + result.count + 24)
+    id.json.serialize(into: &body)
+    body.append(contentsOf: #","result":"#.utf8)
+    body.append(contentsOf: result)
+    body.append(UInt8(ascii: "}"))
+    return body
+  }
 }
 
 /// Absent params read as an empty object, so that a message without fields (`shutdown`, `exit`) decodes from none.

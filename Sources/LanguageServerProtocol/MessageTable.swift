@@ -12,7 +12,7 @@
 /// Handlers are unapplied methods (`(Handler) -> (Message) -> …`), so the table holds no reference to a handler and
 /// one table can serve any number of them.
 public struct MessageTable<Handler: AnyObject> {
-  private typealias RequestEntry = (Handler, RequestMessage, RequestContext) throws -> JSON
+  private typealias RequestEntry = (Handler, RequestMessage, RequestContext) throws -> any Encodable
   private typealias NotificationEntry = (Handler, NotificationMessage, Connection) throws -> Void
 
   private var requests: [String: RequestEntry] = [:]
@@ -29,7 +29,7 @@ public struct MessageTable<Handler: AnyObject> {
     announce(R.self, options)
     let lenient = R.self is any LenientDecodable.Type
     requests[R.method] = { handler, message, _ in
-      try handle(handler)(message.decodeParams(R.self, lenient: lenient)).toJSON()
+      try handle(handler)(message.decodeParams(R.self, lenient: lenient))
     }
   }
 
@@ -41,7 +41,7 @@ public struct MessageTable<Handler: AnyObject> {
     announce(R.self, options)
     let lenient = R.self is any LenientDecodable.Type
     requests[R.method] = { handler, message, context in
-      try handle(handler)(message.decodeParams(R.self, lenient: lenient), context).toJSON()
+      try handle(handler)(message.decodeParams(R.self, lenient: lenient), context)
     }
   }
 
@@ -80,6 +80,12 @@ public struct MessageTable<Handler: AnyObject> {
 
   /// The encoded result of a request, or `MethodNotFound` for a method not in the table.
   public func handle(_ request: RequestMessage, by handler: Handler, context: RequestContext) throws -> JSON {
+    try result(request, by: handler, context: context).toJSON()
+  }
+
+  /// The typed result of a request (its `Response`), for the caller to encode: `toJSON()`, or
+  /// `serializedJSON()` for the reply's text in one pass. `MethodNotFound` for a method not in the table.
+  public func result(_ request: RequestMessage, by handler: Handler, context: RequestContext) throws -> any Encodable {
     guard let entry = requests[request.method] else { throw ResponseError.methodNotFound(request.method) }
     return try entry(handler, request, context)
   }

@@ -148,13 +148,25 @@ public final class LanguageServer: MessageHandler {
 
   /// Requests are refused before `initialize` and after `shutdown` by `ServerLifecycle`, then dispatched by the table.
   public func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
+    try answer(request, context: context) { $0.toJSON() }
+  }
+
+  /// The reply's result written in one pass from the typed response (`Encodable.serializedJSON()`): what the
+  /// connection sends.
+  public func serializedResult(request: RequestMessage, context: RequestContext) throws -> [UInt8] {
+    try answer(request, context: context) { $0.serializedJSON() }
+  }
+
+  private func answer<Encoded>(
+    _ request: RequestMessage, context: RequestContext, encode: (any Encodable) -> Encoded
+  ) throws -> Encoded {
     currentRequest = context
     defer { currentRequest = nil }
     return try timed("request \(request.method)") {
       if connection == nil { connection = context.connection }
       if let refusal = lifecycle.admit(request: request.method) { throw refusal }
       takeScan(waitingAtMost: 0)
-      return try messages.handle(request, by: self, context: context)
+      return encode(try messages.result(request, by: self, context: context))
     }
   }
 

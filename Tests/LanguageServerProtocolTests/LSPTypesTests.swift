@@ -466,3 +466,37 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
     #expect(LSP.DocumentURI("untitled:Untitled-1").filePath == nil)
   }
 }
+
+/// The language server sends its replies written in one pass (`serializedJSON()`): the same bytes as the tree.
+@Suite struct LSPOnePassEncodingTests {
+  func expectSameText(_ value: some Encodable, sourceLocation: SourceLocation = #_sourceLocation) {
+    let stream = String(decoding: value.serializedJSON(), as: UTF8.self)
+    #expect(stream == value.toJSON().serializedString(), sourceLocation: sourceLocation)
+  }
+
+  @Test func repliesAreTheTreesBytes() {
+    let edit = LSP.TextEdit(range: range(1, 2, 1, 4), newText: "ON")
+    let items = (0..<5).map { index in
+      LSP.CompletionItem(
+        label: "item\(index)", kind: index % 2 == 0 ? .function : nil, detail: index == 1 ? nil : "(x: Money): Money",
+        documentation: index == 3 ? .string("plain") : .markupContent(.markdown("```taxpro\nf\n```\n\n\u{1B} \"q\"")),
+        sortText: "0\(index)", filterText: nil, textEdit: edit)
+    }
+    let list: LSP.CompletionList? = LSP.CompletionList(isIncomplete: true, items: items)
+    expectSameText(list)
+    expectSameText(LSP.CompletionList?.none)
+    expectSameText(LSP.Hover(contents: .plaintext("é\n\t"), range: range(0, 0, 0, 3)))
+    expectSameText(LSP.Hover(contents: .markdown("m")))
+    // A dictionary inside (written through the tree, with its keys sorted).
+    let changes: [LSP.DocumentURI: [LSP.TextEdit]] = [uri: [edit], "file:///a.tax": [edit, edit]]
+    expectSameText([LSP.WorkspaceEdit(changes: changes), LSP.WorkspaceEdit(documentChanges: [])])
+  }
+
+  @Test func aResponseAroundASerializedResult() {
+    for id in [RequestID.integer(7), .string("a\"b")] {
+      let result = LSP.Hover(contents: .markdown("m"), range: range(0, 0, 0, 1))
+      let spliced = ResponseMessage.serialized(id: id, result: result.serializedJSON())
+      #expect(spliced == ResponseMessage(id: id, result: result).toJSON().serialized())
+    }
+  }
+}
