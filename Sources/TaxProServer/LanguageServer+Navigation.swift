@@ -25,8 +25,8 @@ extension LanguageServer {
     // Documentation comments and source text with their control characters as escapes, as in `markup`.
     let contents: LSP.MarkupContent =
       LanguageServer.markdown(in: client.textDocument?.hover?.contentFormat)
-      ? .markdown(HoverText.markdown(info).escapingControlCharacters(lineBreaks: true))
-      : .plaintext(HoverText.plainText(info).escapingControlCharacters(lineBreaks: true))
+      ? .markdown(info.markdown.escapingControlCharacters(lineBreaks: true))
+      : .plaintext(info.plainText.escapingControlCharacters(lineBreaks: true))
     return LSP.Hover(contents: contents, range: source.range(of: info.span))
   }
 

@@ -1,4 +1,6 @@
-/// A hover as text, for front ends that show it whole: Markdown, or plain text for one that renders none.
+/// A hover as text, for front ends that show it whole: Markdown, or plain text for one that renders none (the
+/// language server's hovers for such a client: Emacs without markdown-mode shows hovers raw, often in the one-line
+/// echo area; the REPL's JSON mode gives both).
 ///
 /// Both put the declaration first and the value for the year right after it, before the documentation: the value is
 /// what a hover over `ON.credit_rate` is for, and a front end that shows only the first lines must not cut it off.
