@@ -16,6 +16,21 @@ import TestSupport
     #expect(plain.escapingControlCharacters() == plain)
   }
 
+  /// The quick look at the bytes finds exactly the scalars that are escaped: every scalar up to U+2FFF (all the
+  /// one-, two- and three-byte forms the look reads), alone and inside text, with each setting of tabs and breaks.
+  @Test func theLookAtTheBytesFindsExactlyWhatIsEscaped() {
+    for value in UInt32(0)...0x2FFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      for (tabs, lineBreaks) in [(true, false), (false, true)] {
+        let escaped = String.needsEscape(scalar, tabs: tabs, lineBreaks: lineBreaks)
+        for text in [String(scalar), "é — " + String(scalar) + " x"] {
+          let changed = text.escapingControlCharacters(tabs: tabs, lineBreaks: lineBreaks) != text
+          #expect(changed == escaped, "U+\(String(value, radix: 16))")
+        }
+      }
+    }
+  }
+
   @Test func diagnosticsShowTheSourceLineEscapedWithTheCaretInPlace() {
     let text = "let t = \"\u{1B}[2J\" + 1\n"
     let source = SourceFile(id: FileID(0), name: "crafted\u{7}.tax", text: text)
