@@ -3,9 +3,11 @@ import Foundation
 /// Encodes `Encodable` values straight to compact JSON text, the bytes `JSONValueEncoder` and `JSON.serialized()`
 /// give together, without building the `JSON` tree in between.
 ///
-/// It is for the language server's large replies (a completion list of hundreds of items, a hover): the tree cost
-/// an allocation per value and a search of the keys already set per member, and was then walked again to serialize
-/// it. Written in one pass, a completion reply takes about half the instructions.
+/// It is for the language server's replies (a completion list of hundreds of items, a hover): the tree cost an
+/// allocation per value and a search of the keys already set per member, and was then walked again to serialize it.
+/// Measured with callgrind (release, a 1,000-line file), a completion reply's encoding and serialization went from
+/// 1.65 M to 1.47 M instructions: most of what is left is `Codable`'s own (a boxed container and generic metadata
+/// look-ups per value), which any encoder pays.
 ///
 /// `Codable` lets a type use its containers in any order, which one pass cannot follow. Whatever it cannot write in
 /// order is written through the tree instead, for the smallest value that contains it: a dictionary (whose keys the
