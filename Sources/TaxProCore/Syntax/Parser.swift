@@ -289,13 +289,7 @@ public struct Parser {
     guard token.startsLine else { return Documentation() }
     let lineStart = Int(token.start) - Int(token.column)
     // The last comment starting before the token's line; a comment on the line above is the last thing on it.
-    var low = 0
-    var high = comments.count
-    while low < high {
-      let middle = (low + high) / 2
-      if comments[middle].span.start < lineStart { low = middle + 1 } else { high = middle }
-    }
-    var index = low - 1
+    var index = firstComment(atOrAfter: lineStart) - 1
     var nextLineStart = lineStart
     var indices: [Int] = []
     while index >= 0, comments[index].isDocumentation, comments[index].ownLine,
@@ -313,16 +307,23 @@ public struct Parser {
   /// Whether a `##` comment at the left margin is alone on the line just above `token`'s line.
   func documentedAtLeftMargin(_ token: Token) -> Bool {
     let lineStart = Int(token.start) - Int(token.column)
+    let next = firstComment(atOrAfter: lineStart)
+    guard next > 0 else { return false }
+    let comment = comments[next - 1]
+    return comment.isDocumentation && comment.ownLine && endsLine(comment, before: lineStart)
+      && source.lineStarts[source.lineIndex(of: comment.span.start)] == comment.span.start
+  }
+
+  /// The position of the first comment that starts at or after `offset` (comments are in source order): the one
+  /// before it is the last comment above a line that starts at `offset`.
+  func firstComment(atOrAfter offset: Int) -> Int {
     var low = 0
     var high = comments.count
     while low < high {
       let middle = (low + high) / 2
-      if comments[middle].span.start < lineStart { low = middle + 1 } else { high = middle }
+      if comments[middle].span.start < offset { low = middle + 1 } else { high = middle }
     }
-    guard low > 0 else { return false }
-    let comment = comments[low - 1]
-    return comment.isDocumentation && comment.ownLine && endsLine(comment, before: lineStart)
-      && source.lineStarts[source.lineIndex(of: comment.span.start)] == comment.span.start
+    return low
   }
 
   /// Whether the line break that ends `comment`'s line is the one just before `lineStart` (the comment's text stops
