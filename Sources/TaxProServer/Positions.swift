@@ -21,26 +21,10 @@ struct LineMap {
   func text(of span: Span) -> String { source.text(of: span) }
 
   /// The byte range of a line's text, without its line ending.
-  func lineContentRange(_ line: Int) -> Range<Int> {
-    let start = lineStarts[line]
-    var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
-    if line + 1 < lineStarts.count {
-      if end > start, bytes[end - 1] == 10 { end -= 1 }
-      if end > start, bytes[end - 1] == 13 { end -= 1 }
-    }
-    return start..<max(start, end)
-  }
+  func lineContentRange(_ line: Int) -> Range<Int> { source.lineRange(line) }
 
   /// The 0-based protocol line holding a byte offset.
-  func line(of offset: Int) -> Int {
-    var low = 0
-    var high = lineStarts.count - 1
-    while low < high {
-      let middle = (low + high + 1) / 2
-      if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-    }
-    return low
-  }
+  func line(of offset: Int) -> Int { source.lineIndex(of: offset) }
 
   /// The byte offset of a protocol position. A line past the end means the end of the text; a character past the
   /// end of its line means the end of that line; a character inside a surrogate pair means the start of its scalar.

@@ -183,11 +183,17 @@ public struct SourceFile: Sendable {
 
   /// The text of a 0-based line without its line break.
   public func lineText(_ line: Int) -> String {
-    guard line >= 0, line < lineStarts.count else { return "" }
+    String(decoding: bytes[lineRange(line)], as: UTF8.self)
+  }
+
+  /// The byte range of a 0-based line's text, without its line break ("\n", "\r\n" or "\r"); for a line that is not
+  /// there, the empty range at the end of the text.
+  public func lineRange(_ line: Int) -> Range<Int> {
+    guard line >= 0, line < lineStarts.count else { return bytes.count..<bytes.count }
     let start = lineStarts[line]
     var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
     while end > start, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
-    return String(decoding: bytes[start..<end], as: UTF8.self)
+    return start..<end
   }
 
   /// The source text of a span.
