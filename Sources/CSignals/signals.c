@@ -32,6 +32,23 @@ static void on_continue(int signal_number) {
   continue_flag = 1;
 }
 
+/* Runs `handler` for `signal_number`, with no flags (so a read it interrupts fails with EINTR) and nothing masked. */
+static int install_handler(int signal_number, void (*handler)(int)) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;
+  return sigaction(signal_number, &action, NULL);
+}
+
+/* Whether `flag` was set, clearing it. */
+static int take_flag(volatile sig_atomic_t *flag) {
+  int pending = *flag != 0;
+  *flag = 0;
+  return pending;
+}
+
 int taxpro_install_interrupt_handler(void) {
   if (interrupt_pipe[0] < 0 && pipe(interrupt_pipe) == 0) {
     for (int i = 0; i < 2; i++) {
@@ -39,12 +56,7 @@ int taxpro_install_interrupt_handler(void) {
       fcntl(interrupt_pipe[i], F_SETFD, FD_CLOEXEC);
     }
   }
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = on_interrupt;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;
-  return sigaction(SIGINT, &action, NULL);
+  return install_handler(SIGINT, on_interrupt);
 }
 
 int taxpro_wait_for_input(int fd) {
@@ -69,27 +81,12 @@ int taxpro_wait_for_input(int fd) {
 
 int taxpro_interrupt_pending(void) { return interrupt_flag != 0; }
 
-int taxpro_take_interrupt(void) {
-  int pending = interrupt_flag != 0;
-  interrupt_flag = 0;
-  return pending;
-}
+int taxpro_take_interrupt(void) { return take_flag(&interrupt_flag); }
 
 void taxpro_raise_interrupt_flag(void) { interrupt_flag = 1; }
 
-int taxpro_install_continue_handler(void) {
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = on_continue;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;
-  return sigaction(SIGCONT, &action, NULL);
-}
+int taxpro_install_continue_handler(void) { return install_handler(SIGCONT, on_continue); }
 
-int taxpro_take_continued(void) {
-  int continued = continue_flag != 0;
-  continue_flag = 0;
-  return continued;
-}
+int taxpro_take_continued(void) { return take_flag(&continue_flag); }
 
 void *taxpro_interrupt_handler_address(void) { return (void *)on_interrupt; }
