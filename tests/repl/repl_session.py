@@ -63,6 +63,18 @@ def enter(child: pexpect.spawn, line: str) -> None:
     child.send(line + "\r")
 
 
+def answer(child: pexpect.spawn, question: str, reply: str) -> None:
+    """Waits for a form's question (a regular expression, as `expect` takes) and enters the reply."""
+    child.expect(question)
+    enter(child, reply)
+
+
+def decline_explanation(child: pexpect.spawn) -> None:
+    """Answers an `:ask` form's closing "Explain it?" with the default (no) and waits for the prompt."""
+    answer(child, r"Explain it\? \[y/N\] ", "")
+    child.expect(PROMPT)
+
+
 def leave(child: pexpect.spawn) -> int:
     """Ctrl-D, then the exit status."""
     child.sendeof()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from repl_session import PROMPT, TAXPRO, enter, environment, evaluate, leave, spawn
+from repl_session import PROMPT, TAXPRO, answer, decline_explanation, enter, environment, evaluate, leave, spawn
 
 pytestmark = pytest.mark.skipif(not TAXPRO, reason="TAXPRO is not set to the taxpro binary")
 
@@ -25,21 +25,16 @@ def test_ask_takes_a_plain_number_as_dollars_and_a_province_by_name(home: Path) 
     expected = evaluate("rrsp_refund($5,000, $85,000, ON)", home)
     child = spawn(home)
     enter(child, ":ask rrsp_refund")
-    child.expect("contribution: ")
-    enter(child, "5000")
+    answer(child, "contribution: ", "5000")
     child.expect(r"contribution = \$5,000\.00")
-    child.expect("income: ")
-    enter(child, "85000")
+    answer(child, "income: ", "85000")
     # Shown back as the amount it was taken for.
     child.expect(r"income = \$85,000\.00")
-    child.expect(r"province \[ON\]: ")
-    enter(child, "ontario")
+    answer(child, r"province \[ON\]: ", "ontario")
     child.expect(r"province = ON")
     child.expect(r"rrsp_refund\(contribution: \$5,000\.00, income: \$85,000\.00, province: ON\) = (\$[\d,]+\.\d\d)")
     assert child.match.group(1) == expected
-    child.expect(r"Explain it\? \[y/N\] ")
-    enter(child, "")
-    child.expect(PROMPT)
+    decline_explanation(child)
     assert leave(child) == 0
 
 
@@ -47,33 +42,26 @@ def test_ask_lists_the_provinces_after_a_bad_one_and_takes_a_code_in_any_case(ho
     expected = evaluate("rrsp_refund($1,000, $60,000, QC)", home)
     child = spawn(home)
     enter(child, ":ask rrsp_refund")
-    child.expect("contribution: ")
-    enter(child, "$1,000")
-    child.expect("income: ")
-    enter(child, "60,000")
+    answer(child, "contribution: ", "$1,000")
+    answer(child, "income: ", "60,000")
     child.expect(r"income = \$60,000\.00")
-    child.expect(r"province \[ON\]: ")
-    enter(child, "Ontarioo")
+    answer(child, r"province \[ON\]: ", "Ontarioo")
     child.expect(r"'Ontarioo' is not a province or territory; the choices are (.*)\r\n")
     listed = re.findall(r"\b([A-Z]{2}) \(", child.match.group(1))
     assert listed == PROVINCE_CODES
     assert "ON (Ontario)" in child.match.group(1) and "QC (Quebec)" in child.match.group(1)
-    child.expect(r"province \[ON\]: ")
-    enter(child, "qc")
+    answer(child, r"province \[ON\]: ", "qc")
     child.expect(r"province = QC")
     child.expect(r"rrsp_refund\(contribution: \$1,000\.00, income: \$60,000\.00, province: QC\) = (\$[\d,]+\.\d\d)")
     assert child.match.group(1) == expected
-    child.expect(r"Explain it\? \[y/N\] ")
-    enter(child, "")
-    child.expect(PROMPT)
+    decline_explanation(child)
     assert leave(child) == 0
 
 
 def test_ask_refuses_cents_it_cannot_keep(home: Path) -> None:
     child = spawn(home)
     enter(child, ":ask rrsp_refund")
-    child.expect("contribution: ")
-    enter(child, "100.555")
+    answer(child, "contribution: ", "100.555")
     child.expect("an amount is kept in whole cents: '100.555' has more than two decimals")
     child.expect("contribution: ")
     child.sendintr()
@@ -94,17 +82,12 @@ def test_profile_values_are_typed_by_the_inputs_of_that_name(home: Path) -> None
     child.expect(r"province = BC \(saved\)")
     child.expect(PROMPT)
     enter(child, ":ask rrsp_refund")
-    child.expect("contribution: ")
-    enter(child, "$2,000")
+    answer(child, "contribution: ", "$2,000")
     # Offered, because it was kept as Money.
-    child.expect(r"income \[\$85,000\.00\]: ")
-    enter(child, "")
-    child.expect(r"province \[BC\]: ")
-    enter(child, "")
+    answer(child, r"income \[\$85,000\.00\]: ", "")
+    answer(child, r"province \[BC\]: ", "")
     child.expect(r"= \$[\d,]+\.\d\d")
-    child.expect(r"Explain it\? \[y/N\] ")
-    enter(child, "")
-    child.expect(PROMPT)
+    decline_explanation(child)
     assert leave(child) == 0
 
 

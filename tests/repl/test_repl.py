@@ -11,7 +11,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from repl_session import CONTINUATION, PROMPT, TAXPRO, enter, environment, leave, spawn, start
+from repl_session import (CONTINUATION, PROMPT, TAXPRO, answer, decline_explanation, enter, environment, leave, spawn,
+                          start)
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -188,18 +189,13 @@ def test_ask_reasks_after_an_out_of_range_answer(home: Path, tmp_path: Path) -> 
     child.expect(PROMPT)
     enter(child, ":ask refund")
     child.expect("The amount you put into your RRSP.")
-    child.expect("contribution: ")
-    enter(child, "$50,000")
+    answer(child, "contribution: ", "$50,000")
     child.expect(r"contribution must be from \$0\.00 to \$32,490\.00, but \$50,000\.00 is above that")
-    child.expect("contribution: ")
-    enter(child, "$5,000")
-    child.expect("income: ")
-    enter(child, "$60,000")
-    child.expect(r"province \[ON\]: ")
-    enter(child, "")
+    answer(child, "contribution: ", "$5,000")
+    answer(child, "income: ", "$60,000")
+    answer(child, r"province \[ON\]: ", "")
     child.expect(r"refund\(contribution: \$5,000\.00, income: \$60,000\.00, province: ON\) = \$[\d,]+\.\d\d")
-    child.expect(r"Explain it\? \[y/N\] ")
-    enter(child, "y")
+    answer(child, r"Explain it\? \[y/N\] ", "y")
     # The explanation summarises: the $5,000 the deduction takes off the top, and the rates it was taxed at.
     child.expect(r"The \$5,000\.00 between \$55,000\.00 and \$60,000\.00 was taxed at:")
     child.expect(PROMPT)
@@ -214,19 +210,13 @@ def test_ask_the_standard_librarys_rrsp_refund_with_profile_defaults(home: Path)
     enter(child, ":profile income $85,000")
     child.expect(PROMPT)
     enter(child, ":ask rrsp_refund")
-    child.expect("contribution: ")
-    enter(child, "-$5")
+    answer(child, "contribution: ", "-$5")
     child.expect(r"contribution must be from \$0\.00 to .*, but -\$5\.00 is below that")
-    child.expect("contribution: ")
-    enter(child, "$5,000")
-    child.expect(r"income \[\$85,000\.00\]: ")
-    enter(child, "")
-    child.expect(r"province \[ON\]: ")
-    enter(child, "QC")
+    answer(child, "contribution: ", "$5,000")
+    answer(child, r"income \[\$85,000\.00\]: ", "")
+    answer(child, r"province \[ON\]: ", "QC")
     child.expect(r"rrsp_refund\(contribution: \$5,000\.00, income: \$85,000\.00, province: QC\) = \$[\d,]+\.\d\d")
-    child.expect(r"Explain it\? \[y/N\] ")
-    enter(child, "")
-    child.expect(PROMPT)
+    decline_explanation(child)
     assert leave(child) == 0
 
 
