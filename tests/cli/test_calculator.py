@@ -200,6 +200,23 @@ def test_a_leading_zero_is_warned_about_and_still_computed(taxpro):
     assert "warning[leading-zeros]" in result.stderr and "single quotes" in result.stderr
 
 
+def test_digits_grouped_with_commas_are_each_reported_once_and_explained(taxpro):
+    # At the top level the comma cannot continue the expression: one warning for '000', one error, each once (the
+    # warnings of a failed input used to be printed again with its errors).
+    result = taxpro.run("eval", "1,000 + 1")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("warning[leading-zeros]") == 1
+    assert result.stderr.count("error[syntax]") == 1
+    assert "unexpected ',' after an expression" in result.stderr
+    assert "in '1,000' the ',' separates numbers" in result.stderr
+    # In an argument list it is two arguments, which gives an answer: the warning says why it is not 1000's.
+    result = taxpro.run("eval", "max(1,000,000)")
+    assert result.returncode == 0 and result.stdout == "1\n"
+    assert result.stderr.count("warning[leading-zeros]") == 2
+    assert result.stderr.count("written without commas: 1000000 or 1_000_000") == 2
+    assert "single quotes" not in result.stderr
+
+
 # MARK: Independent answers
 
 

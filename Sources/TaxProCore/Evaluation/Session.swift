@@ -188,7 +188,8 @@ public final class Session {
     let tree = Parser.parse(source, mode: .interactive)
     warnings = tree.diagnostics.filter { $0.severity == .warning }
     if tree.isIncomplete { return .incomplete }
-    if tree.diagnostics.hasErrors { return .failed(tree.diagnostics) }
+    // The warnings are `warnings`, which every front end shows before the outcome: the failure carries the rest.
+    if tree.diagnostics.hasErrors { return .failed(tree.diagnostics.filter { $0.severity != .warning }) }
     if tree.declarations.isEmpty { return .nothing }
     var expressions: [Expression] = []
     var lets: [ConstantDeclaration] = []

@@ -189,6 +189,30 @@ public struct Lexer {
     while index < bytes.count, Lexer.isDigit(bytes[index]) || bytes[index] == 95 { index += 1 }
   }
 
+  /// Why a number may start with a zero: digits grouped with commas (`max(1,000)` is `max(1, 000)`), or a shell
+  /// that replaced `$1` in `"$100"`.
+  func leadingZerosNote(_ start: Int) -> DiagnosticNote {
+    let comma = UInt8(ascii: ",")
+    var first = start - 1
+    if first > 0, bytes[first] == comma, Lexer.isDigit(bytes[first - 1]) {
+      while first > 0, Lexer.isDigit(bytes[first - 1]) || bytes[first - 1] == comma { first -= 1 }
+      var end = index
+      while end + 1 < bytes.count, bytes[end] == comma, Lexer.isDigit(bytes[end + 1]) {
+        end += 1
+        while end < bytes.count, Lexer.isDigit(bytes[end]) { end += 1 }
+      }
+      let groups = bytes[first..<end].split(separator: comma).map { String(decoding: $0, as: UTF8.self) }
+      return DiagnosticNote(
+        .note,
+        "in '\(groups.joined(separator: ","))' the ',' separates numbers; a number is written without commas: "
+          + "\(groups.joined()) or \(groups.joined(separator: "_")) (only amounts of money group digits with commas)")
+    }
+    return DiagnosticNote(
+      .note,
+      "a shell replaces $1 inside double quotes: \"$100\" reaches TaxPro as \"00\"; put the expression in single quotes ('$100 + 15%')"
+    )
+  }
+
   mutating func lexNumber() {
     let start = index
     scanDigits()
@@ -209,15 +233,7 @@ public struct Lexer {
       diagnostics.count < Lexer.maximumErrors
     {
       let written = String(decoding: bytes[start..<index], as: UTF8.self)
-      diagnostics.append(
-        Diagnostic(
-          .leadingZeros(written), at: span(start, index),
-          notes: [
-            DiagnosticNote(
-              .note,
-              "a shell replaces $1 inside double quotes: \"$100\" reaches TaxPro as \"00\"; put the expression in single quotes ('$100 + 15%')"
-            )
-          ]))
+      diagnostics.append(Diagnostic(.leadingZeros(written), at: span(start, index), notes: [leadingZerosNote(start)]))
     }
     if peek() == UInt8(ascii: "%") {
       index += 1

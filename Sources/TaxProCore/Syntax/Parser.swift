@@ -389,7 +389,13 @@ public struct Parser {
       if diagnostics.count > errorsBefore && !atStatementBoundary {
         skipToDeclaration()
       } else if !atStatementBoundary {
-        finishStatement("a declaration", errorsBefore: errorsBefore)
+        // At the REPL's prompt and in `taxpro eval` the line is usually an expression: say so rather than call `1`
+        // in `1,000 + 1` a declaration.
+        var isExpression = false
+        if declarations.count > declarationsBefore, case .expression = declarations[declarations.count - 1] {
+          isExpression = true
+        }
+        finishStatement(isExpression ? "an expression" : "a declaration", errorsBefore: errorsBefore)
       }
     }
     return declarations
