@@ -90,4 +90,30 @@ import TestSupport
     let second = program.diagnostics.filter { $0.message == "unknown name 'w5'" }
     #expect(second.first?.notes.first?.message == "did you mean 'v5'?")
   }
+
+  /// When no name is a likely typo: names that hold it as whole words or start with its letters, shortest first and
+  /// the same whatever order they came in; a lookup among 100,000 formulas looks at a bounded number of them.
+  @Test func relatedNamesHoldTheWordsOrStartWithTheLetters() {
+    var generator = SeededGenerator(seed: 33)
+    let names = ["cpp_contribution", "cpp2_contribution", "cpp_base_contribution", "take_home_pay", "ei_premium",
+      "qpip_premium", "oas_recovery_tax", "taxable_income", "net_income", "abs"]
+    for _ in 0..<50 {
+      var shuffled = names
+      shuffled.shuffle(using: &generator)
+      let index = SuggestionIndex(shuffled)
+      #expect(Suggestions.related(to: "cpp", in: index) == ["cpp_contribution", "cpp2_contribution", "cpp_base_contribution"])
+      #expect(Suggestions.related(to: "takehome", in: index) == ["take_home_pay"])
+      #expect(Suggestions.related(to: "TakeHome", in: index) == ["take_home_pay"])
+      #expect(Suggestions.related(to: "premium", in: index) == ["ei_premium", "qpip_premium"])
+      #expect(Suggestions.related(to: "income", in: index) == ["net_income", "taxable_income"])
+      #expect(Suggestions.related(to: "ei", in: index) == ["ei_premium"])
+      // Two letters are a hint only as a whole word; a name is not related to itself.
+      #expect(Suggestions.related(to: "ta", in: index) == [])
+      #expect(Suggestions.related(to: "abs", in: index) == [])
+      #expect(Suggestions.related(to: "pay_home", in: index) == [])
+    }
+    let many = SuggestionIndex((0..<100_000).map { "formula_number_\($0)" } + ["zzzzzzzzzzzzzzzzzzzz_target"])
+    #expect(Suggestions.related(to: "target", in: many) == [])
+    #expect(Suggestions.related(to: "target", in: many, budget: 200_000) == ["zzzzzzzzzzzzzzzzzzzz_target"])
+  }
 }

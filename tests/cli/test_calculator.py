@@ -138,6 +138,14 @@ VALUES = [
 ERRORS = [
     ("$5 ^ 2", "type-mismatch", "raise the growth factor instead: $1,000 * (1 + 5%)^30"),
     ("x = 5", "syntax", "did you mean 'let x = 5'?"),
+    # A newcomer's guesses at the library's names.
+    ("income_tax($85,000)", "unknown-name",
+     "a bracket table of each province and of federal, not a formula: tax(ON.income_tax, $85,000) or "
+     "tax(federal.income_tax, $85,000)"),
+    ("cpp($85,000)", "unknown-name",
+     "formulas with 'cpp' in their name: 'cpp_contribution', 'cpp2_contribution', 'cpp_base_contribution'"),
+    ("takehome($85,000, ON)", "unknown-name", "did you mean 'take_home_pay'?"),
+    ("basic_personal_amount()", "unknown-name", "ON.basic_personal_amount or federal.basic_personal_amount"),
     ("1,000 + 1", "syntax", "a number is written without commas: 1000 or 1_000"),
     ("sqrt(-1)", "no-real-value", "square root of a negative number"),
     ("ln(0)", "no-real-value", "logarithm of zero"),
@@ -181,6 +189,14 @@ def test_every_error_of_the_table(taxpro, given, code, hint):
     assert result.returncode == 1
     assert f"error[{code}]" in result.stderr
     assert hint in result.stderr
+
+
+def test_what_an_unknown_formulas_hint_offers_works(taxpro):
+    # The uses the hints write out are valid calls, with the value of the formula they name.
+    assert taxpro.run("eval", "tax(ON.income_tax, $85,000)").stdout.startswith("$")
+    assert taxpro.run("eval", "tax(federal.income_tax, $85,000)").stdout.startswith("$")
+    assert taxpro.run("eval", "federal.basic_personal_amount").stdout.startswith("$")
+    assert taxpro.run("eval", "cpp_contribution($85,000)").stdout.startswith("$")
 
 
 def test_a_rate_times_a_number_says_how_to_write_a_rate_of_it(taxpro):

@@ -30,9 +30,36 @@ extension Checker {
       notes.append(DiagnosticNote(.help, "did you mean '\(suggestion)'?"))
       fixes.append(
         Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: callee.span, text: suggestion)]))
+    } else if let note = jurisdictionParameterNote(name) {
+      notes.append(note)
+    } else {
+      let related = Suggestions.related(to: name, in: calleeSuggestions)
+      if !related.isEmpty {
+        let listed = related.map { "'\($0)'" }.joined(separator: ", ")
+        notes.append(DiagnosticNote(.help, related.count == 1 ? "did you mean \(listed)?" : "formulas with '\(name)' in their name: \(listed)"))
+      }
     }
     error(.unknownFormula(name), at: callee.span, notes: notes, fixes: fixes)
     return .invalid(span)
+  }
+
+  /// For a call of a province's or the federal jurisdiction's parameter as if it were a formula (`income_tax(…)`):
+  /// how it is used.
+  func jurisdictionParameterNote(_ name: String) -> DiagnosticNote? {
+    var holders: [String] = []
+    var uses: [String] = []
+    var type: TaxType?
+    for (interface, holder, code) in [("Province", "each province", "ON"), ("Federal", "federal", "federal")] {
+      guard let member = interfaces[interface]?.members.first(where: { $0.name == name }) else { continue }
+      type = member.type
+      holders.append(holder)
+      uses.append(member.type == .brackets ? "tax(\(code).\(name), $85,000)" : "\(code).\(name)")
+    }
+    guard let type else { return nil }
+    let what = type == .brackets ? "a bracket table" : "a parameter"
+    return DiagnosticNote(
+      .help,
+      "'\(name)' is \(what) of \(holders.joined(separator: " and of ")), not a formula: \(uses.joined(separator: " or "))")
   }
 
   func checkFormulaCall(

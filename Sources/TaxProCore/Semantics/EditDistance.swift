@@ -166,6 +166,39 @@ enum Suggestions {
   }
 }
 
+extension Suggestions {
+  /// Names that contain `name` as whole words (`cpp` in `cpp_contribution`, `income_tax` in `foreign_income_tax`) or
+  /// start with its letters once the underscores are gone (`takehome` → `take_home_pay`, from three letters): what to offer when no name
+  /// is a likely typo of it. Shortest first, then by name; at most `count`, from at most `budget` names looked at,
+  /// so the answer depends only on the names, and a file of many unknown names stays linear.
+  static func related(to name: String, in index: SuggestionIndex, count: Int = 3, budget: Int = 4_000) -> [String] {
+    let underscore = UInt8(ascii: "_")
+    func squashed(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+      bytes.compactMap { $0 == underscore ? nil : ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) }
+    }
+    let letters = squashed(name.utf8)
+    // Two letters start too many names to be a hint; as a whole word (`ei` in `ei_premium`) they are one.
+    guard letters.count >= 2 else { return [] }
+    let byPrefix = letters.count >= 3
+    let word = [underscore] + Array(name.utf8) + [underscore]
+    var found: [String] = []
+    var looked = 0
+    for length in index.lengths where length > name.utf8.count || (length == name.utf8.count && length > letters.count)
+    {
+      guard let bucket = index.bucket(ofLength: length) else { continue }
+      for (candidate, bytes) in zip(bucket.names, bucket.bytes) {
+        looked += 1
+        if looked > budget { return found }
+        if (byPrefix && squashed(bytes).starts(with: letters)) || ([underscore] + bytes + [underscore]).contains(word) {
+          found.append(candidate)
+          if found.count == count { return found }
+        }
+      }
+    }
+    return found
+  }
+}
+
 /// Names to suggest from, grouped by length (each group sorted by name) with their bytes and masks, built once per
 /// check for the names every scope sees (formulas, constants, provinces, predefined values).
 final class SuggestionIndex {
@@ -186,6 +219,8 @@ final class SuggestionIndex {
   }
 
   private var byLength: [Int: Bucket] = [:]
+  /// The lengths that have names, shortest first.
+  private(set) var lengths: [Int] = []
   /// Lowercased name → the names with that spelling, for "a difference of case alone".
   private var byLowercase: [String: [String]] = [:]
 
@@ -196,6 +231,7 @@ final class SuggestionIndex {
       byLowercase[name.lowercased(), default: []].append(name)
     }
     for (length, group) in grouped { byLength[length] = Bucket(group.sorted()) }
+    lengths = byLength.keys.sorted()
   }
 
   func bucket(ofLength length: Int) -> Bucket? { byLength[length] }
