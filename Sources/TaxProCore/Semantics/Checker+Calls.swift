@@ -30,7 +30,7 @@ extension Checker {
       notes.append(DiagnosticNote(.help, "did you mean '\(suggestion)'?"))
       fixes.append(
         Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: callee.span, text: suggestion)]))
-    } else if let note = jurisdictionParameterNote(name) {
+    } else if let note = jurisdictionParameterNote(name, called: true) {
       notes.append(note)
     } else {
       let related = Suggestions.related(to: name, in: calleeSuggestions)
@@ -43,9 +43,9 @@ extension Checker {
     return .invalid(span)
   }
 
-  /// For a call of a province's or the federal jurisdiction's parameter as if it were a formula (`income_tax(…)`):
-  /// how it is used.
-  func jurisdictionParameterNote(_ name: String) -> DiagnosticNote? {
+  /// For a province's or the federal jurisdiction's parameter named without its jurisdiction (`income_tax`), or
+  /// called as if it were a formula (`income_tax(…)`): how it is used.
+  func jurisdictionParameterNote(_ name: String, called: Bool) -> DiagnosticNote? {
     var holders: [String] = []
     var uses: [String] = []
     var type: TaxType?
@@ -53,13 +53,14 @@ extension Checker {
       guard let member = interfaces[interface]?.members.first(where: { $0.name == name }) else { continue }
       type = member.type
       holders.append(holder)
-      uses.append(member.type == .brackets ? "tax(\(code).\(name), $85,000)" : "\(code).\(name)")
+      uses.append(member.type == .brackets && called ? "tax(\(code).\(name), $85,000)" : "\(code).\(name)")
     }
     guard let type else { return nil }
     let what = type == .brackets ? "a bracket table" : "a parameter"
     return DiagnosticNote(
       .help,
-      "'\(name)' is \(what) of \(holders.joined(separator: " and of ")), not a formula: \(uses.joined(separator: " or "))")
+      "'\(name)' is \(what) of \(holders.joined(separator: " and of "))\(called ? ", not a formula" : ""): "
+        + uses.joined(separator: " or "))
   }
 
   func checkFormulaCall(

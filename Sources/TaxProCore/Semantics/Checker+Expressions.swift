@@ -86,10 +86,25 @@ extension Checker {
     if let suggestion = Suggestions.closest(to: name, in: globalSuggestions, and: scope.names) {
       notes.append(DiagnosticNote(.help, "did you mean '\(suggestion)'?"))
       fixes.append(Fix(title: "Change to '\(suggestion)'", replacements: [TextReplacement(span: span, text: suggestion)]))
+    } else if let note = jurisdictionParameterNote(name, called: false) {
+      notes.append(note)
+    } else if let code = provinceCode(named: name) {
+      notes.append(DiagnosticNote(.help, "did you mean '\(code)'? A province is written by its code"))
+      fixes.append(Fix(title: "Change to '\(code)'", replacements: [TextReplacement(span: span, text: code)]))
     } else if name.count == 2, name == name.uppercased(), !provinceCodes.isEmpty {
       notes.append(DiagnosticNote(.note, "the provinces and territories are \(provinceCodes.sorted().joined(separator: " "))"))
     }
     error(.unknownName(name), at: span, notes: notes, fixes: fixes)
+  }
+
+  /// The code of the province or territory whose full name this is, in any case, with `_` for spaces
+  /// (`Ontario`, `british_columbia`).
+  func provinceCode(named name: String) -> String? {
+    let wanted = String(name.lowercased().map { $0 == "_" ? " " : $0 })
+    guard !wanted.isEmpty else { return nil }
+    return jurisdictionDeclarations.values.filter { declaration in
+      declaration.kind == .province && declaration.fullName?.lowercased() == wanted
+    }.map(\.code.name).min()
   }
 
   // MARK: Operators
@@ -277,6 +292,13 @@ extension Checker {
       suggestion = String(written.dropFirst()).replacingOccurrences(",", with: "_")
     case (.rate, .number):
       suggestion = String(written.dropLast())
+    case (.text(let value), .province):
+      // "ON" or "Ontario" in quotes: a province is a code, not text.
+      if let declaration = jurisdictionDeclarations[value.uppercased()], declaration.kind == .province {
+        suggestion = declaration.code.name
+      } else {
+        suggestion = provinceCode(named: value)
+      }
     default:
       break
     }
