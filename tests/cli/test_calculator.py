@@ -138,6 +138,10 @@ VALUES = [
 ERRORS = [
     ("$5 ^ 2", "type-mismatch", "raise the growth factor instead: $1,000 * (1 + 5%)^30"),
     ("x = 5", "syntax", "did you mean 'let x = 5'?"),
+    # Other calculators' scale letters, written out.
+    ("$85k", "malformed-number", "did you mean '$85,000'? Amounts are written out in full"),
+    ("$1.5M * 2", "malformed-number", "did you mean '$1,500,000'?"),
+    ("2.5k + 1", "malformed-number", "did you mean '2500'?"),
     # A newcomer's guesses at the library's names.
     ("income_tax($85,000)", "unknown-name",
      "a bracket table of each province and of federal, not a formula: tax(ON.income_tax, $85,000) or "

@@ -268,7 +268,48 @@ public struct Lexer {
     let glued = index
     while index < bytes.count, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
     if index == glued { index += 1 }
-    error(.lettersAfterNumber, glued, index)
+    if let written = scaled(start, glued) {
+      error(
+        .lettersAfterNumber, glued, index,
+        notes: [DiagnosticNote(.help, "did you mean '\(written)'? Amounts are written out in full")],
+        fixes: [Fix(title: "Write '\(written)'", replacements: [TextReplacement(span: span(start, index), text: written)])])
+    } else {
+      error(.lettersAfterNumber, glued, index)
+    }
+  }
+
+  /// `85k`, `$1.5M`, `2bn` written out (`85000`, `$1,500,000`, `2000000000`): the scale letters other calculators
+  /// take after the number from `start`, whose letters start at `glued` and end at `index`; nil for other letters.
+  func scaled(_ start: Int, _ glued: Int) -> String? {
+    let zeros: Int
+    switch String(decoding: bytes[glued..<index], as: UTF8.self).lowercased() {
+    case "k": zeros = 3
+    case "m", "mm": zeros = 6
+    case "b", "bn": zeros = 9
+    default: return nil
+    }
+    let isMoney = bytes[start] == UInt8(ascii: "$")
+    let written = bytes[(isMoney ? start + 1 : start)..<glued].filter { $0 != UInt8(ascii: ",") && $0 != 95 }
+    let parts = written.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard parts.count <= 2, let integer = parts.first, !integer.isEmpty,
+      written.allSatisfy({ Lexer.isDigit($0) || $0 == UInt8(ascii: ".") })
+    else { return nil }
+    let fraction = parts.count == 2 ? Array(parts[1]) : []
+    let moved = fraction.prefix(zeros) + Array(repeating: UInt8(ascii: "0"), count: max(0, zeros - fraction.count))
+    var whole = Array(integer + moved).drop { $0 == UInt8(ascii: "0") }
+    if whole.isEmpty { whole = [UInt8(ascii: "0")] }
+    let rest = fraction.dropFirst(zeros)
+    if !isMoney {
+      return String(decoding: whole, as: UTF8.self) + (rest.isEmpty ? "" : "." + String(decoding: rest, as: UTF8.self))
+    }
+    guard rest.count <= 2 else { return nil }
+    var grouped = ""
+    for (offset, digit) in whole.enumerated() {
+      if offset > 0, (whole.count - offset) % 3 == 0 { grouped += "," }
+      grouped.append(Character(UnicodeScalar(digit)))
+    }
+    let cents = rest.isEmpty ? "" : "." + String(decoding: rest, as: UTF8.self) + (rest.count == 1 ? "0" : "")
+    return "$" + grouped + cents
   }
 
   mutating func lexMoney() {
