@@ -123,6 +123,24 @@ def test_the_reviews_example_is_refused(taxpro, tmp_path):
     assert "taxpro check --help" in result.stderr
 
 
+def test_a_mistyped_command_or_option_is_named_with_what_was_meant(taxpro):
+    for arguments, message in [
+        (["evl", "1"], "unknown command 'evl'; did you mean 'eval'?"),
+        (["chek", "f.tax"], "unknown command 'chek'; did you mean 'check'?"),
+        (["eval", "--yeer", "2025", "1"], "unknown option '--yeer'; did you mean '--year'?"),
+        # An expression where the command goes: how to evaluate it, quoted for the shell.
+        (["$100 * 13%"], "to evaluate an expression: taxpro eval '$100 * 13%'"),
+        (["it's 1"], "taxpro eval 'it'\\''s 1'"),
+    ]:
+        result = taxpro.run(*arguments, stdin="")
+        assert result.returncode == 2 and result.stdout == "", arguments
+        assert message in result.stderr, (arguments, result.stderr)
+    # Nothing is guessed from one letter or from a word like no command.
+    for arguments in (["eval", "-x", "1"], ["frobnicate"]):
+        result = taxpro.run(*arguments, stdin="")
+        assert result.returncode == 2 and "did you mean" not in result.stderr, arguments
+
+
 def test_arguments_are_counted(taxpro):
     for arguments, message in [
         (["lsp", "extra"], "lsp takes no arguments, not 'extra'"),

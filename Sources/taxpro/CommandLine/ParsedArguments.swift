@@ -1,3 +1,5 @@
+import TaxProCore
+
 /// A problem with how `taxpro` was called, or with a file it was given: printed after `taxpro:`, exit status 2.
 struct UsageError: Error {
   var message: String
@@ -16,6 +18,16 @@ struct ParsedArguments {
   /// Each option given, in order, with its value (nil for a flag).
   var options: [(option: OptionSpec, value: String?)] = []
   var positionals: [String] = []
+
+  /// What to say after "unknown command": the command it is likely a typo of, or, for what is not a word, how an
+  /// expression is evaluated (`taxpro '$100 * 13%'`).
+  static func hint(command: String, _ commandNames: Set<String>) -> String {
+    if let name = NameSuggestions.closest(to: command, among: commandNames.sorted()) { return "; did you mean '\(name)'?" }
+    if command.contains(where: { !$0.isLetter && $0 != "-" && $0 != "_" }) {
+      return "; to evaluate an expression: taxpro eval '\(command.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'"
+    }
+    return ""
+  }
 
   /// Takes `arguments` apart with `known` options; the first argument that is not an option's value is the command
   /// when `commandNames` has it.
@@ -36,7 +48,7 @@ struct ParsedArguments {
             parsed.command = argument
             continue
           }
-          if argument != "-" { throw UsageError(message: "unknown command '\(argument)'") }
+          if argument != "-" { throw UsageError(message: "unknown command '\(argument)'" + hint(command: argument, commandNames)) }
         }
         parsed.positionals.append(argument)
         continue
@@ -52,7 +64,9 @@ struct ParsedArguments {
         inlineValue = String(argument[argument.index(after: equals)...])
       }
       guard let option = known.first(where: { $0.name == name || $0.short == name }) else {
-        throw UsageError(message: "unknown option '\(name)'")
+        // A long option's typo (`--yeer`); one letter is too little to guess from.
+        let suggestion = name.hasPrefix("--") ? NameSuggestions.closest(to: name, among: known.map(\.name)) : nil
+        throw UsageError(message: "unknown option '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
       }
       if option.valueName == nil {
         if inlineValue != nil { throw UsageError(message: "\(option.name) takes no value") }
