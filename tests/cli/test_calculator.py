@@ -138,6 +138,9 @@ VALUES = [
 ERRORS = [
     ("$5 ^ 2", "type-mismatch", "raise the growth factor instead: $1,000 * (1 + 5%)^30"),
     ("x = 5", "syntax", "did you mean 'let x = 5'?"),
+    ("$-5.50 + 1", "malformed-money", "a negative amount is written with the minus first: -$5.50"),
+    ("$.50 * 3", "malformed-money", "an amount starts with a digit: $0.50"),
+    ("max(.5, 1)", "syntax", "a number starts with a digit: 0.5"),
     # Other calculators' scale letters, written out.
     ("$85k", "malformed-number", "did you mean '$85,000'? Amounts are written out in full"),
     ("$1.5M * 2", "malformed-number", "did you mean '$1,500,000'?"),
@@ -199,6 +202,16 @@ def test_every_error_of_the_table(taxpro, given, code, hint):
     assert result.returncode == 1
     assert f"error[{code}]" in result.stderr
     assert hint in result.stderr
+
+
+def test_a_leading_dot_or_minus_is_one_error_and_an_expression_may_start_with_a_minus(taxpro):
+    for given in ("$.50 * 3", "-.5", "max(.5, 1)"):
+        result = taxpro.run("eval", given)
+        assert result.stderr.count("error[") == 1, (given, result.stderr)
+    # Not options: an expression that starts with a minus, as a shell passes it.
+    for given, printed in (("-(-$5)", "$5.00"), ("-$5 * 2", "-$10.00"), ("-(1 + 2)", "-3")):
+        result = taxpro.run("eval", given)
+        assert (result.returncode, result.stdout) == (0, printed + "\n"), (given, result.stderr)
 
 
 def test_what_an_unknown_formulas_hint_offers_works(taxpro):

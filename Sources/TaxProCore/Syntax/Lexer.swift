@@ -316,9 +316,25 @@ public struct Lexer {
     let start = index
     index += 1
     guard Lexer.isDigit(peek()) else {
-      error(
-        .dollarWithoutAmount, start, index,
-        notes: [DiagnosticNote(.help, "write amounts like $85,000 or $0.50")])
+      // `$-5`: the minus goes before the dollar sign.
+      var help = "write amounts like $85,000 or $0.50"
+      if peek() == UInt8(ascii: "-"), Lexer.isDigit(peek(1)) {
+        var end = index + 1
+        while end < bytes.count, Lexer.isDigit(bytes[end]) || bytes[end] == UInt8(ascii: ",") || bytes[end] == UInt8(ascii: ".") {
+          end += 1
+        }
+        help = "a negative amount is written with the minus first: -$" + String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
+      } else if peek() == UInt8(ascii: "."), Lexer.isDigit(peek(1)) {
+        var end = index + 1
+        while end < bytes.count, Lexer.isDigit(bytes[end]) { end += 1 }
+        help = "an amount starts with a digit: $0" + String(decoding: bytes[index..<end], as: UTF8.self)
+        // The invalid token takes the digits too, so `.50` is not read as a member name after it.
+        error(.dollarWithoutAmount, start, index, notes: [DiagnosticNote(.help, help)])
+        index = end
+        add(.invalid, start)
+        return
+      }
+      error(.dollarWithoutAmount, start, index, notes: [DiagnosticNote(.help, help)])
       add(.invalid, start)
       return
     }

@@ -236,6 +236,18 @@ extension Parser {
       if token.kind == .kwNot {
         notes.append(DiagnosticNote(.help, "'not' binds loosely: put it in parentheses here, like (not x)"))
       }
+      // `.5`: a number starts with a digit. Both tokens are taken, so the digits are not read as a member name.
+      if token.kind == .dot, position + 1 < tokens.count, tokens[position + 1].start == token.end,
+        tokens[position + 1].kind == .number || tokens[position + 1].kind == .rate
+      {
+        let digits = tokens[position + 1]
+        errorAtCurrent(
+          .expected("an expression", found: describe(token)),
+          notes: [DiagnosticNote(.help, "a number starts with a digit: 0\(text(token))\(text(digits))")])
+        advance()
+        advance()
+        return Expression(.missing, span(token).to(span(digits)))
+      }
       errorAtCurrent(.expected("an expression", found: describe(token)), notes: notes)
       return Expression(.missing, span(token))
     }

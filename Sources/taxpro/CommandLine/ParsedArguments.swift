@@ -82,10 +82,10 @@ struct ParsedArguments {
     return parsed
   }
 
-  /// `-5`, `-$5`: arguments (`taxpro eval -- -5` is not needed).
+  /// `-5`, `-$5`, `-(1 + 2)`, `-.5`: arguments (`taxpro eval -- -5` is not needed).
   static func isNegativeNumber(_ argument: String) -> Bool {
     guard let second = argument.dropFirst().first else { return false }
-    return second.isNumber || second == "$"
+    return second.isNumber || "$(.".contains(second)
   }
 
   /// Whether the option was given.
