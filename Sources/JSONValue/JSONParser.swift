@@ -270,6 +270,9 @@ struct JSONParser {
     index += 1  // opening quote
     let start = index
     while index < bytes.count {
+      // Ordinary bytes are skipped a word at a time: a document's whole text often comes before the first escape.
+      index = JSONByteScan.firstSpecial(in: bytes, from: index)
+      guard index < bytes.count else { break }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         let string = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start)
@@ -303,12 +306,7 @@ struct JSONParser {
       default:
         // Copy the run up to the next quote, backslash or control byte at once.
         let runStart = index
-        index += 1
-        while index < bytes.count {
-          let next = bytes[index]
-          if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next < 0x20 { break }
-          index += 1
-        }
+        index = JSONByteScan.firstSpecial(in: bytes, from: index + 1)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
       }
     }

@@ -24,7 +24,7 @@ extension JSON {
     case .bool(let value):
       output.append(contentsOf: value ? "true".utf8 : "false".utf8)
     case .integer(let value):
-      output.append(contentsOf: String(value).utf8)
+      JSON.serializeInteger(value, into: &output)
     case .double(let value):
       if value.isFinite {
         output.append(contentsOf: value.description.utf8)
@@ -97,15 +97,42 @@ extension JSON {
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+  /// The decimal digits of `value`, as `String(value)` writes them, without making the string: replies are full of
+  /// small integers (line, character, kind).
+  static func serializeInteger(_ value: Int, into output: inout [UInt8]) {
+    if value >= 0, value < 10 {
+      output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+      return
+    }
+    // At most 20 digits and a sign.
+    var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &buffer) { digits in
+      var magnitude = value.magnitude
+      var start = digits.count
+      repeat {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      } while magnitude != 0
+      if value < 0 {
+        start -= 1
+        digits[start] = UInt8(ascii: "-")
+      }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[start...]))
+    }
+  }
+
   static func serializeString(_ string: String, into output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { bytes in
       var runStart = 0
-      for index in 0..<bytes.count {
-        let byte = bytes[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+      while runStart < bytes.count {
+        // The run of bytes written as they are, found a word at a time, then copied at once.
+        let index = JSONByteScan.firstSpecial(in: bytes, from: runStart)
         if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+        guard index < bytes.count else { break }
+        let byte = bytes[index]
         runStart = index + 1
         output.append(UInt8(ascii: "\\"))
         switch byte {
@@ -122,7 +149,6 @@ extension JSON {
           output.append(hexDigits[Int(byte & 0x0F)])
         }
       }
-      if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
     }
     output.append(UInt8(ascii: "\""))
   }

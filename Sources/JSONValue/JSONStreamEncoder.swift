@@ -59,6 +59,10 @@ final class JSONStream {
   /// The keys of the open objects, for finding a key written twice.
   @exclusivity(unchecked) var keys: [String] = []
   @exclusivity(unchecked) private var nextID = 0
+  /// What the encoder of each level (`JSONStreamNode`, a value) has done, by level. A level holds one encoder at a
+  /// time: the next value at that level is begun only when the one before it is written.
+  @exclusivity(unchecked) var nodes: [JSONStreamNode.Record] = []
+  @exclusivity(unchecked) private var nextSerial = 0
   /// The level of the container misused, when something could not be written in order.
   @exclusivity(unchecked) var detour: Int?
 
@@ -66,7 +70,7 @@ final class JSONStream {
   func write<T: Encodable>(_ value: T, level: Int) throws {
     if T.self == JSON.self { return unsafeBitCast(value, to: JSON.self).serialize(into: &output) }
     if T.self == String.self { return JSON.serializeString(unsafeBitCast(value, to: String.self), into: &output) }
-    if T.self == Int.self { return output.append(contentsOf: String(unsafeBitCast(value, to: Int.self)).utf8) }
+    if T.self == Int.self { return JSON.serializeInteger(unsafeBitCast(value, to: Int.self), into: &output) }
     if T.self == Bool.self { return output.append(contentsOf: unsafeBitCast(value, to: Bool.self) ? "true".utf8 : "false".utf8) }
     // As `EncodingNode.box` writes a date.
     if T.self == Date.self {
@@ -81,7 +85,7 @@ final class JSONStream {
       try value.encode(to: encoder)
       if let detour { throw JSONStreamDetour(level: detour) }
       close(above: depth)
-      if encoder.state == .empty { output.append(contentsOf: "{}".utf8) }
+      if nodes[level + 1].state == .empty { output.append(contentsOf: "{}".utf8) }
     } catch let detour as JSONStreamDetour where detour.level > level {
       // Written through the tree: the same bytes, in the order the tree keeps.
       self.detour = nil
@@ -99,6 +103,14 @@ final class JSONStream {
       output.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
       if frame.isObject { keys.removeSubrange(frame.keysStart...) }
     }
+  }
+
+  /// Starts the record of a new encoder at `level`; returns its serial number.
+  func beginNode(level: Int) -> Int {
+    nextSerial += 1
+    while nodes.count <= level { nodes.append(JSONStreamNode.Record(serial: 0)) }
+    nodes[level] = JSONStreamNode.Record(serial: nextSerial)
+    return nextSerial
   }
 
   /// Opens a container; returns its frame's id.
@@ -125,7 +137,9 @@ final class JSONStream {
   /// was written already.
   func member(_ key: String, level: Int) -> Bool {
     let frame = frames.count - 1
-    for index in frames[frame].keysStart..<keys.count where keys[index] == key {
+    // Lengths first: keys of one object mostly differ in length, and comparing those is cheaper than the text.
+    let length = key.utf8.count
+    for index in frames[frame].keysStart..<keys.count where keys[index].utf8.count == length && keys[index] == key {
       detour = level
       return false
     }
@@ -148,24 +162,40 @@ final class JSONStream {
 }
 
 /// The encoder of one value: it writes one container (asked for any number of times) or one single value.
-final class JSONStreamNode: Encoder {
+///
+/// A value, not an object: one is made for every value written that is not a leaf, and as two words it is passed as
+/// `any Encoder` without an allocation. What it has done is kept in the stream's record of its level, with the
+/// encoder's serial number; an encoder used after the next one at its level was made (kept by a type for later)
+/// finds another serial there, and is a detour.
+struct JSONStreamNode: Encoder {
   enum State {
     case empty
     case single
     case container
   }
 
+  /// What the encoder at a level has done.
+  struct Record {
+    var serial: Int
+    var state = State.empty
+    /// The id of the container the encoder opened, and whether it is an object.
+    var frameID = 0
+    var isObject = false
+  }
+
   let stream: JSONStream
-  let level: Int
-  var state = State.empty
-  /// The id of the container this encoder opened, and whether it is an object.
-  var frameID = 0
-  var isObject = false
+  /// The level in the low 32 bits, the serial number above.
+  private let tag: Int
 
   init(stream: JSONStream, level: Int) {
     self.stream = stream
-    self.level = level
+    tag = level | stream.beginNode(level: level) << 32
   }
+
+  var level: Int { tag & 0xFFFF_FFFF }
+
+  /// Whether the record of this encoder's level is this encoder's.
+  private var isCurrent: Bool { stream.nodes[level].serial == tag >> 32 }
 
   // The path is not kept (it would be built for every value); types that read it see an empty one.
   var codingPath: [any CodingKey] { [] }
@@ -174,17 +204,23 @@ final class JSONStreamNode: Encoder {
   /// The container of this encoder: opened the first time, the same one after; a second kind, or a container after
   /// a single value, is a detour.
   func frame(object: Bool) -> Int {
-    switch state {
+    guard isCurrent else {
+      stream.detour = stream.detour ?? level
+      return -1
+    }
+    let level = self.level
+    switch stream.nodes[level].state {
     case .empty:
-      state = .container
-      isObject = object
-      frameID = stream.open(object: object, level: level)
-    case .container where isObject == object:
+      let id = stream.open(object: object, level: level)
+      stream.nodes[level].state = .container
+      stream.nodes[level].isObject = object
+      stream.nodes[level].frameID = id
+    case .container where stream.nodes[level].isObject == object:
       break
     default:
       stream.detour = stream.detour ?? level
     }
-    return frameID
+    return stream.nodes[level].frameID
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -202,11 +238,11 @@ final class JSONStreamNode: Encoder {
   /// Claims this encoder for its one single value; false (a detour recorded) when it has written already.
   func single() -> Bool {
     guard stream.detour == nil else { return false }
-    guard state == .empty else {
+    guard isCurrent, stream.nodes[level].state == .empty else {
       stream.detour = level
       return false
     }
-    state = .single
+    stream.nodes[level].state = .single
     return true
   }
 }
@@ -238,7 +274,10 @@ private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
   }
   mutating func encode(_ value: Double, forKey key: Key) throws { try put(.double(value), key) }
   mutating func encode(_ value: Float, forKey key: Key) throws { try put(.double(Double(value)), key) }
-  mutating func encode(_ value: Int, forKey key: Key) throws { try put(.integer(value), key) }
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    try begin(key)
+    JSON.serializeInteger(value, into: &node.stream.output)
+  }
   mutating func encode(_ value: Int8, forKey key: Key) throws { try put(JSON(integer: value), key) }
   mutating func encode(_ value: Int16, forKey key: Key) throws { try put(JSON(integer: value), key) }
   mutating func encode(_ value: Int32, forKey key: Key) throws { try put(JSON(integer: value), key) }
@@ -315,7 +354,10 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   }
   mutating func encode(_ value: Double) throws { try put(.double(value)) }
   mutating func encode(_ value: Float) throws { try put(.double(Double(value))) }
-  mutating func encode(_ value: Int) throws { try put(.integer(value)) }
+  mutating func encode(_ value: Int) throws {
+    try begin()
+    JSON.serializeInteger(value, into: &node.stream.output)
+  }
   mutating func encode(_ value: Int8) throws { try put(JSON(integer: value)) }
   mutating func encode(_ value: Int16) throws { try put(JSON(integer: value)) }
   mutating func encode(_ value: Int32) throws { try put(JSON(integer: value)) }
