@@ -27,9 +27,9 @@ public struct MessageTable<Handler: AnyObject> {
     _ type: R.Type, options: (any Encodable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
   ) {
     announce(R.self, options)
-    let lenient = R.self is any LenientDecodable.Type
+    let decode = Self.decoder(R.self)
     requests[R.method] = { handler, message, _ in
-      try handle(handler)(message.decodeParams(R.self, lenient: lenient))
+      try handle(handler)(decode(message))
     }
   }
 
@@ -39,10 +39,25 @@ public struct MessageTable<Handler: AnyObject> {
     _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
   ) {
     announce(R.self, options)
-    let lenient = R.self is any LenientDecodable.Type
+    let decode = Self.decoder(R.self)
     requests[R.method] = { handler, message, context in
-      try handle(handler)(message.decodeParams(R.self, lenient: lenient), context)
+      try handle(handler)(decode(message), context)
     }
+  }
+
+  /// How the params of `R` are read, chosen once per entry: leniently or not (`LenientDecodable`), and, for a
+  /// request that is a document and a position, straight from the usual shape when they have it.
+  private static func decoder<R: RequestType>(_ type: R.Type) -> (RequestMessage) throws -> R {
+    let lenient = R.decodesLeniently
+    if let positional = textDocumentPositionRequests.first(where: { $0 == R.self }) {
+      return { message in
+        if let parts = textDocumentPosition(in: message.params), let request = positional.request(as: R.self, parts) {
+          return request
+        }
+        return try message.decodeParams(R.self, lenient: lenient)
+      }
+    }
+    return { message in try message.decodeParams(R.self, lenient: lenient) }
   }
 
   private mutating func announce<R: RequestType>(_ type: R.Type, _ options: (any Encodable)?) {
@@ -66,7 +81,7 @@ public struct MessageTable<Handler: AnyObject> {
 
   /// Handles the notification `N` with `handle`.
   public mutating func on<N: NotificationType>(_ type: N.Type, _ handle: @escaping (Handler) -> (N) throws -> Void) {
-    let lenient = N.self is any LenientDecodable.Type
+    let lenient = N.decodesLeniently
     notifications[N.method] = { handler, message, _ in
       try handle(handler)(message.decodeParams(N.self, lenient: lenient))
     }

@@ -3,6 +3,20 @@
 public protocol MessageType: Codable, Sendable {
   /// The method name on the wire, e.g. `textDocument/hover`.
   static var method: String { get }
+
+  /// Whether the message is decoded leniently: true exactly when it is `LenientDecodable` (the default for each
+  /// conformance says so). Asked instead of `is any LenientDecodable.Type`, which, for a type that is not, makes
+  /// the runtime look through every conformance in the program (some 180,000 instructions, paid by a table of
+  /// forty messages at start-up).
+  static var decodesLeniently: Bool { get }
+}
+
+extension MessageType {
+  public static var decodesLeniently: Bool { false }
+}
+
+extension MessageType where Self: LenientDecodable {
+  public static var decodesLeniently: Bool { true }
 }
 
 /// A request, which gets exactly one reply: `Response` (or an error).
