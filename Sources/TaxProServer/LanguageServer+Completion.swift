@@ -27,8 +27,10 @@ extension LanguageServer {
       var detail = candidate.detail
       if let value = candidate.value { detail += detail.isEmpty ? "= \(value)" : " = \(value)" }
       let rank = String(position)
-      let documentation = candidate.documentation.map { text -> LSP.StringOrMarkupContent in
-        named ? .markupContent(markup(text, markdown)) : .string(markup(text, false).value)
+      let documentation = candidate.documentation.map { text in
+        completionDocumentation.value(for: text, named: named, markdown: markdown) {
+          named ? .markupContent(markup(text, markdown)) : .string(markup(text, false).value)
+        }
       }
       return LSP.CompletionItem(
         label: candidate.label, kind: LanguageServer.completionKind(candidate.kind),
@@ -91,8 +93,9 @@ extension LanguageServer {
     let closing = Array("\n```".utf8)
     var text = markdown
     return text.withUTF8 { bytes in
-      // Nothing to take out (most documentation): the text as it is.
-      guard bytes.contains(UInt8(ascii: "`")) else { return markdown }
+      // Nothing to take out (most documentation): the text as it is. Both fences hold three backticks in a row, which
+      // inline code does not; the search for them skips eight bytes without a backtick at once.
+      guard containsThreeBackticks(bytes) else { return markdown }
       // One pass for each fence, in this order, as replacing the first then the second would.
       var kept = Array(bytes)
       for fence in [opening, closing] {
@@ -117,6 +120,35 @@ extension LanguageServer {
     }
   }
 
+  /// Whether "```" occurs in `bytes`.
+  private static func containsThreeBackticks(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress, bytes.count >= 3 else { return false }
+    let count = bytes.count
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let backticks = ones &* UInt64(UInt8(ascii: "`"))
+    var index = 0
+    while index + 8 <= count {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ backticks
+      // No zero byte after the XOR: no backtick among these eight.
+      if (word &- ones) & ~word & 0x8080_8080_8080_8080 == 0 {
+        index += 8
+        continue
+      }
+      for offset in index..<(index + 8) where isFence(offset) { return true }
+      index += 8
+    }
+    while index < count {
+      if isFence(index) { return true }
+      index += 1
+    }
+    return false
+
+    func isFence(_ offset: Int) -> Bool {
+      offset + 2 < count && base[offset] == UInt8(ascii: "`") && base[offset + 1] == UInt8(ascii: "`")
+        && base[offset + 2] == UInt8(ascii: "`")
+    }
+  }
+
   static func completionKind(_ kind: CompletionKind) -> LSP.CompletionItemKind {
     switch kind {
     case .argumentLabel: .property
@@ -130,5 +162,47 @@ extension LanguageServer {
     case .keyword: .keyword
     case .type: .struct
     }
+  }
+}
+
+/// Completion documentation as the client is sent it (control characters escaped, code fences taken out for plain
+/// text), by the documentation's text: a completion after `ON.` lists the same few dozen parameters, with tens of
+/// kilobytes of documentation, at every keystroke, and looking at all of it twice per request was a tenth of the
+/// request. Keyed by the text itself, so an entry is never stale; emptied when it grows past `limit` entries.
+struct CompletionDocumentation {
+  private struct Key: Hashable {
+    var text: String
+    var named: Bool
+    var markdown: Bool
+
+    /// The length and three samples of the text: the whole text is compared only for a key with the same hash
+    /// (hashing all of it would cost about what the cache saves).
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(named)
+      hasher.combine(markdown)
+      var text = text
+      text.withUTF8 { bytes in
+        hasher.combine(bytes.count)
+        let window = min(16, bytes.count)
+        for start in [0, (bytes.count - window) / 2, bytes.count - window] {
+          hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<(start + window)])))
+        }
+      }
+    }
+  }
+
+  static let limit = 4_096
+  private var entries: [Key: LSP.StringOrMarkupContent] = [:]
+
+  /// The value for `text`, made by `make` the first time.
+  mutating func value(
+    for text: String, named: Bool, markdown: Bool, _ make: () -> LSP.StringOrMarkupContent
+  ) -> LSP.StringOrMarkupContent {
+    let key = Key(text: text, named: named, markdown: markdown)
+    if let value = entries[key] { return value }
+    if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+    let value = make()
+    entries[key] = value
+    return value
   }
 }

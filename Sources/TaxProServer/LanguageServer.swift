@@ -27,6 +27,8 @@ public final class LanguageServer: MessageHandler {
   var analyzerStorage: Analyzer?
   /// What the client said it can do, decoded once at `initialize`.
   var client = LSP.ClientCapabilities()
+  /// Completion documentation as this client is sent it, by its text (`LanguageServer+Completion.swift`).
+  var completionDocumentation = CompletionDocumentation()
   /// The client pulls diagnostics (`textDocument/diagnostic`), so the server does not push them as well. Only a client
   /// that can also be asked to pull again (`workspace/diagnostic/refresh`) is offered pulling: an edit in one file
   /// changes the diagnostics of others, and a client that pulls only for the file it edits (Neovim 0.11, which also
