@@ -160,7 +160,7 @@ final class Analyzer: @unchecked Sendable {
         continue
       }
       condition.lock()
-      var replaced = latest
+      let replaced = latest
       latest = analysis
       runningKey = nil
       condition.broadcast()
@@ -174,7 +174,9 @@ final class Analyzer: @unchecked Sendable {
       // half times the memory.)
       let clock = ContinuousClock()
       let start = clock.now
-      replaced = nil
+      // Consumed here on purpose (nothing reads it): the last reference to the old analysis goes now, not at the end
+      // of the loop's next wait.
+      _ = consume replaced
       if timing { log("analysis \(job.generation): the one replaced freed in \(clock.now - start)") }
     }
   }
