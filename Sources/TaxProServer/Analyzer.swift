@@ -10,10 +10,11 @@ import TaxProCore
 /// coalesces bursts of edits. The analyzer publishes diagnostics itself when the client takes pushed diagnostics
 /// (the connection's writes are thread-safe), and the worker waits for it when a request needs a current analysis.
 final class Analyzer: @unchecked Sendable {
-  /// A source as the job sees it: already parsed, or a text to parse.
+  /// A source as the job sees it: already parsed, a text to parse, or a library file still being parsed.
   enum Input: Sendable {
     case parsed(SyntaxTree)
     case source(SourceFile)
+    case library(LibraryParse, position: Int)
   }
 
   /// A document whose diagnostics are pushed.
@@ -194,9 +195,11 @@ final class Analyzer: @unchecked Sendable {
       for tree in previous.program.trees { oldTrees[tree.source.id] = tree }
     }
     var edited: [Reparse] = []
-    let trees = job.inputs.map { input -> SyntaxTree in
+    // The documents first, then the library's trees (whose parse may still be finishing on its own thread).
+    let documents = job.inputs.map { input -> SyntaxTree? in
       switch input {
       case .parsed(let tree): return tree
+      case .library: return nil
       case .source(let source):
         // A document the previous analysis parsed: only the declarations the edits touched are parsed again.
         guard let old = oldTrees[source.id], old.source.name == source.name else { return Parser.parse(source) }
@@ -204,6 +207,10 @@ final class Analyzer: @unchecked Sendable {
         if !reparse.edit.isEmpty { edited.append(reparse) }
         return reparse.tree
       }
+    }
+    let trees = zip(job.inputs, documents).compactMap { input, document -> SyntaxTree? in
+      if case .library(let library, let position) = input { return library.trees[position] }
+      return document
     }
     let parsed = clock.now
     var program: Program? = nil

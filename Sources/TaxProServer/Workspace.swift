@@ -3,7 +3,7 @@ import LanguageServerProtocol
 import TaxProCore
 import TaxProLibrary
 
-/// The sources the server knows: the standard library (parsed once, read-only), the `.tax` files under the
+/// The sources the server knows: the standard library (parsed once, on a thread of its own, read-only), the `.tax` files under the
 /// workspace roots (read from disk, kept current by watched-file events), and the documents the editor has open
 /// (whose text the editor owns until it closes them).
 ///
@@ -31,38 +31,43 @@ final class Workspace {
     var name: String
     var path: String
     var uri: LSP.DocumentURI
-    var tree: SyntaxTree
   }
 
   private(set) var library: [LibrarySource] = []
+  /// The library's trees, by position; `libraryTree(_:)` waits for them.
+  private let libraryParse: LibraryParse
   private var libraryByPath: [String: Int] = [:]
   private(set) var sources: [FileID: Source] = [:]
   private var idsByKey: [String: FileID] = [:]
   /// `id(for:)`'s answers by URI text; emptied whenever the ids of files change.
   private var resolvedIDs: [String: FileID] = [:]
   private static let resolvedLimit = 4096
-  /// Parses the library and hands out the ids of everything else (`FileIDRange`).
-  private var importer: SourceImporter
+  /// Hands out the ids of everything but the library (`FileIDRange`); the library is parsed apart (`libraryParse`).
+  private var importer = SourceImporter(libraryTrees: [])
   private(set) var roots: [String] = []
   /// Bumped on every change, so analyses can tell whether they are current.
   private(set) var generation = 0
 
+  /// Starts parsing the library in the background: only its paths are needed until the first check.
   init(library files: [LibraryFile]) {
-    importer = SourceImporter(library: files)
-    for (position, (file, tree)) in zip(files, importer.library).enumerated() {
+    libraryParse = LibraryParse(files)
+    for (position, file) in files.enumerated() {
       let path = URL(fileURLWithPath: file.path).standardizedFileURL.path
       libraryByPath[path] = position
-      library.append(LibrarySource(name: file.name, path: path, uri: LSP.DocumentURI(filePath: path), tree: tree))
+      library.append(LibrarySource(name: file.name, path: path, uri: LSP.DocumentURI(filePath: path)))
     }
   }
+
+  /// The tree of the library file at `position` (waiting for the library's parse).
+  func libraryTree(_ position: Int) -> SyntaxTree { libraryParse.trees[position] }
 
   var libraryCount: Int { library.count }
 
   /// The tax years the standard library has figures for.
   var libraryYears: Set<Int> {
     var years: Set<Int> = []
-    for entry in library {
-      for declaration in entry.tree.declarations {
+    for tree in libraryParse.trees {
+      for declaration in tree.declarations {
         if case .jurisdiction(let jurisdiction) = declaration { years.formUnion(jurisdiction.years.map(\.year)) }
       }
     }
@@ -312,7 +317,7 @@ final class Workspace {
       sources[id] = source
       return tree
     }
-    if isLibrary(id) { return library[id.rawValue].tree }
+    if isLibrary(id) { return libraryTree(id.rawValue) }
     return nil
   }
 
@@ -320,7 +325,7 @@ final class Workspace {
   func sourceFile(_ id: FileID) -> SourceFile? {
     if let tree = sources[id]?.tree { return tree.source }
     if let source = sources[id] { return source.file }
-    if isLibrary(id) { return library[id.rawValue].tree.source }
+    if isLibrary(id) { return libraryTree(id.rawValue).source }
     return nil
   }
 
@@ -337,11 +342,13 @@ final class Workspace {
   func programTrees() -> [SyntaxTree] { programIDs().compactMap(tree) }
 
   /// A snapshot of `programTrees()` for the analyzer: trees already parsed, and the texts of the others, which the
-  /// analyzer parses on its own thread.
+  /// analyzer parses on its own thread. The library's trees are taken there too, so that the first check parses the
+  /// documents while the library's parse finishes.
   func inputs() -> [Analyzer.Input] {
     programIDs().compactMap { id in
       if let source = sources[id] { return source.tree.map { .parsed($0) } ?? .source(source.file) }
-      return isLibrary(id) ? .parsed(library[id.rawValue].tree) : nil
+      guard isLibrary(id) else { return nil }
+      return libraryParse.isDone ? .parsed(libraryTree(id.rawValue)) : .library(libraryParse, position: id.rawValue)
     }
   }
 
