@@ -276,11 +276,9 @@ final class Workspace {
         file = SourceFile(id: id, name: name, text: change.text)
         continue
       }
-      let bytes = LineMap(file).byteRange(of: range)
-      var updated = file.bytes
-      updated.replaceSubrange(bytes, with: Array(change.text.utf8))
-      // Invalid UTF-8 (a range that split a character) is repaired as a String would repair it.
-      file = SourceFile(id: id, name: name, bytes: updated)
+      // Only the replaced part of the text is looked at again (its line table is moved, not rebuilt). A range that
+      // split a character is repaired as a String would repair it.
+      file = file.replacing(LineMap(file).byteRange(of: range), with: Array(change.text.utf8))
     }
     source.file = file
     source.version = params.textDocument.version

@@ -152,6 +152,60 @@ public struct SourceFile: Sendable {
     self.containsCarriageReturn = carriageReturn
   }
 
+  private init(
+    id: FileID, name: String, firstLine: Int, bytes: [UInt8], lineStarts: [Int], containsCarriageReturn: Bool
+  ) {
+    self.id = id
+    self.name = name
+    self.firstLine = firstLine
+    self.bytes = bytes
+    self.lineStarts = lineStarts
+    self.containsCarriageReturn = containsCarriageReturn
+  }
+
+  /// This text with `range` replaced by `replacement`: the same source as one made from the new bytes, but only the
+  /// replaced part is looked at — the line starts before it are kept and those after it moved, where a new source
+  /// would scan every byte again (a keystroke in a large document in the language server). `range` is clamped to the
+  /// text; a range that splits a character is repaired, as a new source would repair it.
+  public func replacing(_ range: Range<Int>, with replacement: [UInt8]) -> SourceFile {
+    let low = max(0, min(range.lowerBound, bytes.count))
+    let high = max(low, min(range.upperBound, bytes.count))
+    var updated = bytes
+    updated.replaceSubrange(low..<high, with: replacement)
+    func isBoundary(_ offset: Int) -> Bool { offset >= bytes.count || bytes[offset] & 0xC0 != 0x80 }
+    let removedReturn = bytes[low..<high].contains(13)
+    let valid = replacement.allSatisfy { $0 < 0x80 } || String(validating: replacement, as: UTF8.self) != nil
+    // (A "\r" taken out may have been the last: only a new source can tell.)
+    guard isBoundary(low), isBoundary(high), valid, !(removedReturn && !replacement.contains(13)) else {
+      return SourceFile(id: id, name: name, bytes: updated, firstLine: firstLine)
+    }
+    let delta = replacement.count - (high - low)
+    let newEnd = low + replacement.count
+    // A line starts at `s` when the byte before is "\n", or a "\r" not followed by "\n": it depends on the bytes at
+    // s - 1 and s, so starts before `low` and after `high` (moved) are as they were, and those in between are found.
+    var starts: [Int] = []
+    starts.reserveCapacity(lineStarts.count + 8)
+    var index = 0
+    while index < lineStarts.count, lineStarts[index] < low || lineStarts[index] == 0 {
+      starts.append(lineStarts[index])
+      index += 1
+    }
+    var offset = max(low, 1)
+    while offset <= min(newEnd, updated.count) {
+      let byte = updated[offset - 1]
+      if byte == 10 || (byte == 13 && (offset == updated.count || updated[offset] != 10)) { starts.append(offset) }
+      offset += 1
+    }
+    while index < lineStarts.count, lineStarts[index] <= high { index += 1 }
+    while index < lineStarts.count {
+      starts.append(lineStarts[index] + delta)
+      index += 1
+    }
+    return SourceFile(
+      id: id, name: name, firstLine: firstLine, bytes: updated, lineStarts: starts,
+      containsCarriageReturn: containsCarriageReturn || replacement.contains(13))
+  }
+
   /// The whole text (made from the bytes on each call).
   public var text: String { String(decoding: bytes, as: UTF8.self) }
 
