@@ -89,4 +89,76 @@ import Testing
       "Take-home pay.", "**Note.** An estimate.", "**Note.** Leaves out other income.", "**Definition.** Salary less tax.",
     ])
   }
+
+  /// Lines made of keys in any case, spaces, tabs, carriage returns, colons and non-ASCII letters, read by the
+  /// byte-wise fast path and by the character rules.
+  @Test func generatedLinesSplitAsTheCharacterRulesSay() {
+    var generator = SystemRandomNumberGenerator()
+    let keys = Array(Documentation.fieldKeys.keys) + ["", "tips", "partss", "Formula 7", "é", "a b", "x"]
+    let fillers = ["", " ", "\t", "\r", " \t", "é", "\u{301}", ":", " : "]
+    for _ in 0..<2_000 {
+      var key = keys.randomElement(using: &generator) ?? ""
+      key = String(key.map { Bool.random(using: &generator) ? Character($0.uppercased()) : $0 })
+      let line = (fillers.randomElement(using: &generator) ?? "") + key + (Bool.random(using: &generator) ? ":" : "")
+        + (fillers.randomElement(using: &generator) ?? "") + (["text", "w = a + b", "", "après"].randomElement() ?? "")
+        + (fillers.randomElement(using: &generator) ?? "")
+      let fast = Documentation.splitField(line)
+      let slow = Self.reference(line)
+      #expect(fast.line == slow.line && fast.field == slow.field && fast.rest == slow.rest, "\(line.debugDescription)")
+    }
+  }
+
+  /// The summary is trimmed of spaces and line breaks at its ends whether or not the trimming was skipped.
+  @Test func summariesAreTrimmed() {
+    let pieces = ["", " ", "\n", "Tax.", " Tax. ", "\r\n", "é ", "tip: t", "x\n", " \u{301}"]
+    for first in pieces {
+      for second in pieces {
+        let summary = Documentation.parse(lines: [first, second], span: nil).summary
+        #expect(summary == summary.trimmingCharacters(in: "\n "), "\([first, second].debugDescription)")
+      }
+    }
+  }
+
+  /// `Parser.documentation(before:)` against a line-by-line reading of generated sources: blocks of one and many
+  /// lines, `\n` and `\r\n`, tabs and spaces before `##`, non-ASCII text, `parts:` lines, plain comments between.
+  @Test func documentationBlocksAgreeWithALineByLineReading() {
+    var generator = SystemRandomNumberGenerator()
+    let texts = [
+      "Summary text.", "parts: whole = a + b", "tip: Keep receipts.", "TIP:\tShout", "définition: é", "note : no key",
+      "", "  spaced  ", "a:b", "Formula 3: x", "Parts: w = a", "+ b", "références: x", "\u{301}mark",
+    ]
+    for _ in 0..<200 {
+      var text = ""
+      var expected: [Documentation] = []
+      for index in 0..<Int.random(in: 1...6, using: &generator) {
+        let newline = Bool.random(using: &generator) ? "\n" : "\r\n"
+        if Int.random(in: 0..<4, using: &generator) == 0 { text += "# plain" + newline }
+        if Int.random(in: 0..<4, using: &generator) == 0 { text += newline }
+        var lines: [String] = []
+        var start = -1
+        var end = -1
+        for _ in 0..<Int.random(in: 0...4, using: &generator) {
+          text += ["", " ", "\t"].randomElement(using: &generator) ?? ""
+          if start < 0 { start = text.utf8.count }
+          let line = texts.randomElement(using: &generator) ?? ""
+          let space = Bool.random(using: &generator) ? " " : ""
+          text += "##" + space + line
+          end = text.utf8.count
+          lines.append(space.isEmpty && line.hasPrefix(" ") ? String(line.dropFirst()) : line)
+          text += newline
+        }
+        text += "formula f\(index)(x: Money): Money = x" + newline
+        expected.append(
+          lines.isEmpty
+            ? Documentation()
+            : Documentation.parse(lines: lines, span: Span(file: FileID(0), start: start, end: end)))
+      }
+      let tree = Parser.parse(SourceFile(id: FileID(0), name: "t.tax", text: text))
+      let found = tree.declarations.compactMap { declaration -> Documentation? in
+        if case .formula(let formula) = declaration { return formula.documentation }
+        return nil
+      }
+      #expect(found == expected, "\(text.debugDescription)")
+    }
+  }
 }

@@ -12,7 +12,7 @@ extension Checker {
       recordFormula(callee.span, index: index, name: name)
       return checkFormulaCall(index, callee, arguments, span, in: &scope)
     }
-    if let builtin = Builtin(rawValue: name) {
+    if let builtin = Checker.builtins[name] {
       record(callee.span, .builtin(name))
       return checkBuiltinCall(builtin, callee, arguments, span, in: &scope)
     }

@@ -63,7 +63,7 @@ extension Checker {
       record(span, .jurisdiction(name))
       return TypedExpression(.literal(.province(name)), .province, span)
     }
-    if formulaIndex[name] != nil || Builtin(rawValue: name) != nil {
+    if formulaIndex[name] != nil || Checker.builtins[name] != nil {
       let signature = formulaIndex[name].map { _ in name + "(…)" } ?? (Builtin(rawValue: name)?.declaration.signature ?? name)
       error(
         .formulaNotAValue(name), at: span,

@@ -37,15 +37,21 @@ extension Checker {
     let errorsBefore = diagnostics.count
     var scope = Scope(owner: .formula(index), formulaName: declaration.name.name)
     var parameters: [FormulaParameter] = []
+    parameters.reserveCapacity(declaration.parameters.count)
+    // The last parameter of each name so far: looked up in the list while it is short (a dictionary for every formula
+    // cost more than the checking of a small one), in a dictionary when a formula has many.
     var seen: [String: Span] = [:]
+    let manyParameters = declaration.parameters.count > 16
     for (position, parameter) in declaration.parameters.enumerated() {
       let type = formulaParameterTypes[index][position]
-      if let previous = seen[parameter.name.name] {
+      let previous = manyParameters
+        ? seen[parameter.name.name] : parameters.last { $0.name == parameter.name.name }?.nameSpan
+      if let previous {
         error(
           .parameterRedeclared(parameter.name.name), at: parameter.name.span,
           notes: [DiagnosticNote(.note, "first declared here", span: previous)])
       }
-      seen[parameter.name.name] = parameter.name.span
+      if manyParameters { seen[parameter.name.name] = parameter.name.span }
       let symbol = record(
         parameter.name.span, .formulaParameter(formula: declaration.name.name, name: parameter.name.name),
         definition: true)

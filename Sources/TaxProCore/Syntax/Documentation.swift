@@ -68,6 +68,21 @@ public struct Documentation: Sendable, Equatable {
   ]
   /// The longest key in `fieldKeys`, in bytes.
   static let longestKey = 12
+  /// `fieldKeys` as bytes, for `splitASCIIField`: a key is matched where it is written, without building a lowercased
+  /// string to look up for every `##` line that has a colon near its start (most summaries do: `Formula 12: …`).
+  static let fieldKeyBytes: [(key: [UInt8], field: Field)] = fieldKeys.map { (Array($0.key.utf8), $0.value) }
+
+  /// The field whose key is `bytes` (ASCII) in any case, if any.
+  static func fieldKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Field? {
+    candidates: for (key, field) in fieldKeyBytes where key.count == bytes.count {
+      for offset in 0..<key.count {
+        let byte = bytes[offset]
+        if (byte >= 65 && byte <= 90 ? byte + 32 : byte) != key[offset] { continue candidates }
+      }
+      return field
+    }
+    return nil
+  }
 
   /// Reads the lines of a `##` block: leading lines are the summary; `key:` lines start fields; later lines continue them.
   public static func parse(lines: [String], span: Span?) -> Documentation {
@@ -112,7 +127,12 @@ public struct Documentation: Sendable, Equatable {
       case .parts: documentation.parts = append(documentation.parts, line)
       }
     }
-    documentation.summary = documentation.summary.trimmingCharacters(in: "\n ")
+    // Trimming only when an end is a space or a line break (a `##` line is already trimmed, and has no line break).
+    if let first = documentation.summary.utf8.first, let last = documentation.summary.utf8.last,
+      first == 10 || first == 32 || last == 10 || last == 32
+    {
+      documentation.summary = documentation.summary.trimmingCharacters(in: "\n ")
+    }
     return Documentation(documentation)
   }
 
@@ -150,11 +170,9 @@ public struct Documentation: Sendable, Equatable {
     let lineRange = trimmed(0, bytes.count)
     let line = string(lineRange)
     guard colon >= 0, colon - lineRange.lowerBound <= longestKey else { return (line, nil, line) }
-    var key = ""
-    for byte in bytes[lineRange.lowerBound..<colon] {
-      key.unicodeScalars.append(Unicode.Scalar(byte >= 65 && byte <= 90 ? byte + 32 : byte))
+    guard let field = fieldKey(UnsafeBufferPointer(rebasing: bytes[lineRange.lowerBound..<colon])) else {
+      return (line, nil, line)
     }
-    guard let field = fieldKeys[key] else { return (line, nil, line) }
     return (line, field, string(trimmed(colon + 1, lineRange.upperBound)))
   }
 }

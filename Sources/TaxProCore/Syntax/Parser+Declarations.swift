@@ -10,6 +10,7 @@ extension Parser {
     }
     var parameters: [Parameter] = []
     if let open = expect(.leftParen, "'(' and the formula's parameters") {
+      if let length = listLength() { parameters.reserveCapacity(length) }
       while !at(.rightParen) && !at(.endOfFile) && !atNextDeclaration {
         let before = position
         if let parameter = parseParameter() { parameters.append(parameter) }
@@ -25,7 +26,7 @@ extension Parser {
         }
         if position == before { advance() }
       }
-      expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(open))])
+      expect(.rightParen, "')'") { [DiagnosticNote(.note, "to close this '('", span: $0.span(open))] }
     }
     var returnType: TypeAnnotation? = nil
     if at(.colon) {
@@ -58,9 +59,9 @@ extension Parser {
     let first = current
     let documentation = documentation(before: first)
     guard let name = expectIdentifier("a parameter name") else { return nil }
-    guard expect(.colon, "':' and the parameter's type", notes: [
-      DiagnosticNote(.help, "every parameter has a type, e.g. '\(name.name): Money'")
-    ]) != nil else {
+    guard expect(.colon, "':' and the parameter's type", notes: { _ in
+      [DiagnosticNote(.help, "every parameter has a type, e.g. '\(name.name): Money'")]
+    }) != nil else {
       return nil
     }
     guard let type = parseType() else { return nil }

@@ -145,6 +145,7 @@ extension Parser {
   mutating func parseArguments() -> ([Argument], Span) {
     let open = advance()
     var arguments: [Argument] = []
+    if let length = listLength() { arguments.reserveCapacity(length) }
     while !at(.rightParen) && !at(.endOfFile) && !abandoning && !atNextDeclaration {
       let before = position
       var label: Identifier? = nil
@@ -166,7 +167,8 @@ extension Parser {
       }
       if position == before { advance() }
     }
-    if let close = expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(open))]) {
+    let close = expect(.rightParen, "')'") { [DiagnosticNote(.note, "to close this '('", span: $0.span(open))] }
+    if let close {
       return (arguments, span(close))
     }
     return (arguments, previousSpan)
@@ -218,7 +220,7 @@ extension Parser {
     case .leftParen:
       advance()
       let inner = parseExpression()
-      let close = expect(.rightParen, "')'", notes: [DiagnosticNote(.note, "to close this '('", span: span(token))])
+      let close = expect(.rightParen, "')'") { [DiagnosticNote(.note, "to close this '('", span: $0.span(token))] }
       let end = close.map { span($0) } ?? inner.span
       return Expression(.parenthesized(inner), span(token).to(end))
     case .kwIf:
@@ -258,16 +260,18 @@ extension Parser {
     guard enter() else { return Expression(.missing, span(keyword)) }
     defer { depth -= 1 }
     let condition = parseExpression()
-    guard expect(.kwThen, "'then'", notes: [DiagnosticNote(.help, "write: if condition then value else other")]) != nil
+    guard
+      expect(.kwThen, "'then'", notes: { _ in [DiagnosticNote(.help, "write: if condition then value else other")] })
+        != nil
     else {
       return Expression(.conditional(condition, Expression(.missing, previousSpan), Expression(.missing, previousSpan)),
         span(keyword).to(condition.span))
     }
     let thenBranch = parseExpression()
     guard
-      expect(.kwElse, "'else'", notes: [
-        DiagnosticNote(.note, "every 'if' needs an 'else': an expression always has a value", span: span(keyword))
-      ]) != nil
+      expect(.kwElse, "'else'", notes: {
+        [DiagnosticNote(.note, "every 'if' needs an 'else': an expression always has a value", span: $0.span(keyword))]
+      }) != nil
     else {
       return Expression(.conditional(condition, thenBranch, Expression(.missing, previousSpan)),
         span(keyword).to(thenBranch.span))
