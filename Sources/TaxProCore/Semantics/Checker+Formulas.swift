@@ -129,6 +129,7 @@ extension Checker {
 
   func checkLets(_ bindings: [LetBinding], in scope: inout Scope) -> [LetStep] {
     var steps: [LetStep] = []
+    steps.reserveCapacity(bindings.count)
     for binding in bindings {
       var value = check(binding.value, in: &scope)
       if let annotation = binding.type {

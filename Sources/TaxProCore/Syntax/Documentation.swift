@@ -138,7 +138,7 @@ public struct Documentation: Sendable, Equatable {
 
   /// One line trimmed, and when it starts with a known `key:`, the field and the trimmed text after the colon.
   static func splitField(_ rawLine: String) -> (line: String, field: Field?, rest: String) {
-    if let fast = rawLine.utf8.withContiguousStorageIfAvailable({ splitASCIIField($0) }), let fast {
+    if let fast = rawLine.utf8.withContiguousStorageIfAvailable({ splitASCIIField($0, of: rawLine) }), let fast {
       return fast
     }
     let line = rawLine.trimmingSpaces
@@ -149,8 +149,11 @@ public struct Documentation: Sendable, Equatable {
   }
 
   /// `splitField` on bytes, for lines of ASCII without line breaks (where every byte is a character, so byte-wise
-  /// trimming and searching agree with the character-wise ones); nil for other lines.
-  static func splitASCIIField(_ bytes: UnsafeBufferPointer<UInt8>) -> (line: String, field: Field?, rest: String)? {
+  /// trimming and searching agree with the character-wise ones); nil for other lines. `bytes` are `whole`'s, which is
+  /// returned as it is when nothing is trimmed (the usual `##` line) rather than copied.
+  static func splitASCIIField(
+    _ bytes: UnsafeBufferPointer<UInt8>, of whole: String
+  ) -> (line: String, field: Field?, rest: String)? {
     var colon = -1
     for (index, byte) in bytes.enumerated() {
       if byte >= 0x80 || byte == 10 { return nil }
@@ -165,7 +168,8 @@ public struct Documentation: Sendable, Equatable {
       return start..<end
     }
     func string(_ range: Range<Int>) -> String {
-      String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+      if range == 0..<bytes.count { return whole }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
     let lineRange = trimmed(0, bytes.count)
     let line = string(lineRange)
