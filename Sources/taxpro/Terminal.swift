@@ -74,6 +74,16 @@ enum Output {
   }
 
   static func renderer(_ sources: [FileID: SourceFile]) -> DiagnosticRenderer {
-    DiagnosticRenderer(sources: sources, style: style(color: colorErr))
+    DiagnosticRenderer(sources: sources, style: style(color: colorErr), width: errorWidth)
+  }
+
+  /// The width of the terminal standard error is, for wrapping diagnostics' notes; nil when it is not one (a pipe or
+  /// a file gets each note on one line).
+  static var errorWidth: Int? {
+    var size = winsize()
+    guard isatty(STDERR_FILENO) == 1, ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
+      return nil
+    }
+    return max(40, Int(size.ws_col))
   }
 }

@@ -58,4 +58,32 @@ import Testing
     #expect(Set(lines.map { TextLayout.width($0) }).count == 1)
     #expect(lines.map { TextLayout.plain($0) } == ["         marginal", "federal     20.5%", "Ontario     9.15%"])
   }
+
+  /// A diagnostic's notes at a terminal wrap at its width under their `= help:`, in colour too; with no width (a pipe,
+  /// a log) each note stays one line, word for word the same.
+  @Test(arguments: [40, 60, 90])
+  func diagnosticNotesWrapUnderTheirLabel(width: Int) {
+    let source = SourceFile(id: FileID(0), name: "f.tax", text: "let x = income_tax\n")
+    let diagnostic = Diagnostic.error(
+      DiagnosticMessage(.unknownName, "unknown name 'income_tax'"), at: Span(file: source.id, start: 8, end: 18),
+      notes: [DiagnosticNote(.help, Self.prose)])
+    let plain = DiagnosticRenderer(sources: [source.id: source]).render([diagnostic])
+    let unwrapped = plain.split(separator: "\n").map(String.init).filter { $0.contains("= help:") }
+    #expect(unwrapped == ["  = help: " + Self.prose])
+    let colour: @Sendable (String, TextRole) -> String = { text, _ in TextLayoutTests.bold + text + TextLayoutTests.reset }
+    for style in [nil, colour] {
+      let renderer = style.map { DiagnosticRenderer(sources: [source.id: source], style: $0, width: width) }
+        ?? DiagnosticRenderer(sources: [source.id: source], width: width)
+      let lines = renderer.render([diagnostic]).split(separator: "\n").map { TextLayout.plain(String($0)) }
+      guard let first = lines.firstIndex(where: { $0.hasPrefix("  = help: ") }) else {
+        Issue.record("no help line")
+        continue
+      }
+      let note = lines[first...]
+      #expect(note.count > 1)
+      #expect(note.allSatisfy { TextLayout.width($0) <= width })
+      #expect(note.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 10)) && $0.dropFirst(10).first != " " })
+      #expect(note.map { $0.split(separator: " ").joined(separator: " ") }.joined(separator: " ") == "= help: " + Self.prose)
+    }
+  }
 }

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from repl_session import (PROMPT, TAXPRO, answer, decline_explanation, enter, environment, evaluate, leave,
-                          result_of, spawn)
+                          result_of, spawn, start)
 
 pytestmark = pytest.mark.skipif(not TAXPRO, reason="TAXPRO is not set to the taxpro binary")
 
@@ -159,3 +159,18 @@ def test_commands_work_in_piped_input(home: Path) -> None:
     assert re.search(r"^3\s+8$", result.stdout, re.M)
     # After 1/3 there is an ans: its value is shown, to the digits asked for.
     assert "ans = 0.33333…: Number (the last result)" in lines
+
+
+def test_a_long_hint_wraps_at_the_terminals_width_under_its_label(home: Path) -> None:
+    child = start(home, dimensions=(30, 60))
+    child.expect(PROMPT)
+    printed = result_of(child, "income_tax($85,000)")
+    lines = printed.splitlines()
+    first = next(index for index, line in enumerate(lines) if line.startswith("  = help: "))
+    note = lines[first:]
+    assert len(note) > 1 and all(len(line) <= 60 for line in note), printed
+    assert all(line.startswith(" " * 10) and line[10] != " " for line in note[1:]), printed
+    assert " ".join(" ".join(line.split()) for line in note) == (
+        "= help: 'income_tax' is a bracket table of each province and of federal, not a formula: "
+        "tax(ON.income_tax, $85,000) or tax(federal.income_tax, $85,000)")
+    assert leave(child) == 0

@@ -11,9 +11,17 @@ public struct DiagnosticRenderer: Sendable {
   public var style: @Sendable (String, TextRole) -> String
   public var sources: [FileID: SourceFile]
 
-  public init(sources: [FileID: SourceFile], style: @escaping @Sendable (String, TextRole) -> String = { text, _ in text }) {
+  /// Columns to wrap notes at, under their `= help:` (a terminal's width); nil leaves each note one line, as logs,
+  /// pipes and tests read it.
+  public var width: Int?
+
+  public init(
+    sources: [FileID: SourceFile], style: @escaping @Sendable (String, TextRole) -> String = { text, _ in text },
+    width: Int? = nil
+  ) {
     self.sources = sources
     self.style = style
+    self.width = width
   }
 
   public func render(_ diagnostics: [Diagnostic]) -> String {
@@ -44,8 +52,15 @@ public struct DiagnosticRenderer: Sendable {
     let pad = String(repeating: " ", count: gutterWidth + 1)
     for note in diagnostic.notes {
       let role: TextRole = note.kind == .note ? .note : .help
-      output += pad + style("= " + note.kind.rawValue + ":", role) + " "
-        + note.message.escapingControlCharacters(lineBreaks: true) + "\n"
+      let label = "= " + note.kind.rawValue + ":"
+      let message = note.message.escapingControlCharacters(lineBreaks: true)
+      if let width {
+        let first = pad + style(label, role) + " "
+        let rest = pad + String(repeating: " ", count: label.count + 1)
+        output += TextLayout.wrap(message, width: width, first: first, rest: rest).joined(separator: "\n") + "\n"
+      } else {
+        output += pad + style(label, role) + " " + message + "\n"
+      }
       if let span = note.span, span != diagnostic.span {
         output += pad + "  " + style("--> " + location(span).escapingControlCharacters(), .location) + "\n"
         output += snippet(span, gutterWidth: gutterWidth, role: role)

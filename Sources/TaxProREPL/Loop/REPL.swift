@@ -184,7 +184,7 @@ public final class REPL {
       let summary = style(
         "\(outcomes.count - failed.count) passed, \(failed.count) failed", failed.isEmpty ? .success : .error)
       if presenter != nil {
-        let failures = DiagnosticRenderer(sources: session.sources, style: style.textStyle).render(
+        let failures = DiagnosticRenderer(sources: session.sources, style: style.textStyle, width: noteWidth).render(
           failed.flatMap(\.failures))
         present(.tests(outcomes), text: failures + summary)
       } else {
@@ -244,8 +244,11 @@ public final class REPL {
     if diagnostics.contains(where: { $0.severity == .error }) { problems += 1 }
     present(
       .diagnostics(diagnostics),
-      text: DiagnosticRenderer(sources: session.sources, style: style.textStyle).render(diagnostics))
+      text: DiagnosticRenderer(sources: session.sources, style: style.textStyle, width: noteWidth).render(diagnostics))
   }
 
   var width: Int { max(40, min(configuration.width(), 120)) }
+
+  /// Where diagnostics' notes wrap: the terminal's width at a terminal; a notebook's front end wraps its own.
+  var noteWidth: Int? { presenter == nil ? configuration.width() : nil }
 }
