@@ -149,7 +149,19 @@ final class Analyzer: @unchecked Sendable {
       }
       pending = nil
       runningKey = Key(generation: job.generation, year: job.year)
+      // An analysis of a file the job no longer has (a document closed, a file deleted) answers nothing the editor
+      // can still ask about that file, and a program without it is checked whole: freed now, before the check, not
+      // kept beside the new analysis until that is done. (A close followed at once by an open abandons the close's
+      // short check; the analysis of the closed document then stayed alive through the whole next check, twice the
+      // memory at the peak.) Requests meanwhile wait for the new analysis.
+      var released: Analysis? = nil
+      if let current = latest, current.program.trees.contains(where: { job.uris[$0.source.id] == nil }) {
+        released = current
+        latest = nil
+      }
       condition.unlock()
+      // Freed on this thread, as the analysis replaced below is, so the check reuses its memory.
+      _ = consume released
 
       guard let analysis = analyze(job, previous: latestAnalysis) else {
         // Abandoned for a newer version: check that one instead.
