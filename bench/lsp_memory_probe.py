@@ -1,7 +1,8 @@
 """Peak memory of `taxpro lsp` step by step, for builds side by side: what `bench/run.py`'s language-server section
-does to a server (open a generated document, close it and open a fresh copy, open it again, re-open copies), with the
-server's peak resident memory (VmHWM) after each step. Written to find which step a peak-memory difference between
-two builds comes from; the bench itself reports only the peak at the end.
+does to a server (open a generated document, close it and open a fresh copy, open it again, re-open copies, then edit,
+type and ask for completion and hover as its rounds do), with the server's peak resident memory (VmHWM) after each
+step. Written to find which step a peak-memory difference between two builds comes from; the bench itself reports only
+the peak at the end.
 
     python3 bench/lsp_memory_probe.py --formulas 1000 BINARY [BINARY …]
 """
@@ -17,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run  # noqa: E402
 
 
-def probe(binary: str, formulas: int, reopens: int) -> list[tuple[str, int]]:
+def probe(binary: str, formulas: int, reopens: int, rounds: int) -> list[tuple[str, int]]:
     """(step, peak MiB) after each step of one fresh server of `binary`."""
     name, language, text = run.lsp_documents(formulas)["taxpro"]
     run.server_argv = lambda server: [binary, "lsp"]
@@ -44,6 +45,16 @@ def probe(binary: str, formulas: int, reopens: int) -> list[tuple[str, int]]:
         for _ in range(reopens):
             server.open_once()
         steps.append((f"{reopens} more copies", peak()))
+        for _ in range(rounds):
+            server.edit_once()
+        steps.append((f"{rounds} edits", peak()))
+        for _ in range(rounds):
+            server.type_once()
+        steps.append((f"{rounds} typed and deleted", peak()))
+        for _ in range(rounds):
+            server.request_once("textDocument/completion", server.positions["complete"])
+            server.request_once("textDocument/hover", server.positions["hover"])
+        steps.append((f"{rounds} completions and hovers", peak()))
         return steps
     finally:
         server.close()
@@ -54,9 +65,10 @@ def main() -> None:
     parser.add_argument("binaries", nargs="+")
     parser.add_argument("--formulas", type=int, default=1000, help="formulas of the document (four lines each)")
     parser.add_argument("--reopens", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=20, help="edits, typings and requests after the opens")
     args = parser.parse_args()
     for binary in args.binaries:
-        steps = probe(binary, args.formulas, args.reopens)
+        steps = probe(binary, args.formulas, args.reopens, args.rounds)
         print(binary + ": " + ", ".join(f"{step} {mib} MiB" for step, mib in steps), flush=True)
 
 
