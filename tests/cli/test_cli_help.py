@@ -131,6 +131,8 @@ def test_a_mistyped_command_or_option_is_named_with_what_was_meant(taxpro):
         # An expression where the command goes: how to evaluate it, quoted for the shell.
         (["$100 * 13%"], "to evaluate an expression: taxpro eval '$100 * 13%'"),
         (["it's 1"], "taxpro eval 'it'\\''s 1'"),
+        # Quoted only when the shell needs it.
+        (["1+1"], "to evaluate an expression: taxpro eval 1+1\n"),
     ]:
         result = taxpro.run(*arguments, stdin="")
         assert result.returncode == 2 and result.stdout == "", arguments

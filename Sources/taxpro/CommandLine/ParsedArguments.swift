@@ -24,7 +24,7 @@ struct ParsedArguments {
   static func hint(command: String, _ commandNames: Set<String>) -> String {
     if let name = NameSuggestions.closest(to: command, among: commandNames.sorted()) { return "; did you mean '\(name)'?" }
     if command.contains(where: { !$0.isLetter && $0 != "-" && $0 != "_" }) {
-      return "; to evaluate an expression: taxpro eval '\(command.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''"))'"
+      return "; to evaluate an expression: taxpro eval \(Output.shellQuoted(command))"
     }
     return ""
   }
