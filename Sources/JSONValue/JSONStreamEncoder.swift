@@ -322,7 +322,30 @@ private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
   }
 }
 
-private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
+/// A container that writes one scalar at a time (an array's next element, a single value): the scalar `encode`
+/// requirements both protocols share are written once, in the extension, over the container's `put`.
+private protocol StreamScalarContainer {
+  /// Writes `value` as the container's next scalar, or throws the detour that stops this value.
+  mutating func put(_ value: JSON) throws
+}
+
+extension StreamScalarContainer {
+  mutating func encodeNil() throws { try put(.null) }
+  mutating func encode(_ value: Bool) throws { try put(.bool(value)) }
+  mutating func encode(_ value: Double) throws { try put(.double(value)) }
+  mutating func encode(_ value: Float) throws { try put(.double(Double(value))) }
+  mutating func encode(_ value: Int8) throws { try put(JSON(integer: value)) }
+  mutating func encode(_ value: Int16) throws { try put(JSON(integer: value)) }
+  mutating func encode(_ value: Int32) throws { try put(JSON(integer: value)) }
+  mutating func encode(_ value: Int64) throws { try put(JSON(integer: value)) }
+  mutating func encode(_ value: UInt) throws { try put(JSON(integer: value)) }
+  mutating func encode(_ value: UInt8) throws { try put(JSON(integer: value)) }
+  mutating func encode(_ value: UInt16) throws { try put(JSON(integer: value)) }
+  mutating func encode(_ value: UInt32) throws { try put(JSON(integer: value)) }
+  mutating func encode(_ value: UInt64) throws { try put(JSON(integer: value)) }
+}
+
+private struct StreamUnkeyedContainer: UnkeyedEncodingContainer, StreamScalarContainer {
   let node: JSONStreamNode
   let id: Int
   var count = 0
@@ -341,32 +364,19 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     count += 1
   }
 
-  private mutating func put(_ value: JSON) throws {
+  mutating func put(_ value: JSON) throws {
     try begin()
     node.stream.scalar(value)
   }
 
-  mutating func encodeNil() throws { try put(.null) }
-  mutating func encode(_ value: Bool) throws { try put(.bool(value)) }
   mutating func encode(_ value: String) throws {
     try begin()
     JSON.serializeString(value, into: &node.stream.output)
   }
-  mutating func encode(_ value: Double) throws { try put(.double(value)) }
-  mutating func encode(_ value: Float) throws { try put(.double(Double(value))) }
   mutating func encode(_ value: Int) throws {
     try begin()
     JSON.serializeInteger(value, into: &node.stream.output)
   }
-  mutating func encode(_ value: Int8) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: Int16) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: Int32) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: Int64) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt8) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt16) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt32) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt64) throws { try put(JSON(integer: value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     try begin()
@@ -398,31 +408,18 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   }
 }
 
-private struct StreamSingleValueContainer: SingleValueEncodingContainer {
+private struct StreamSingleValueContainer: SingleValueEncodingContainer, StreamScalarContainer {
   let node: JSONStreamNode
 
   var codingPath: [any CodingKey] { [] }
 
-  private func put(_ value: JSON) throws {
+  func put(_ value: JSON) throws {
     guard node.single() else { throw JSONStreamDetour(level: node.stream.detour ?? node.level) }
     node.stream.scalar(value)
   }
 
-  mutating func encodeNil() throws { try put(.null) }
-  mutating func encode(_ value: Bool) throws { try put(.bool(value)) }
   mutating func encode(_ value: String) throws { try put(.string(value)) }
-  mutating func encode(_ value: Double) throws { try put(.double(value)) }
-  mutating func encode(_ value: Float) throws { try put(.double(Double(value))) }
   mutating func encode(_ value: Int) throws { try put(.integer(value)) }
-  mutating func encode(_ value: Int8) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: Int16) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: Int32) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: Int64) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt8) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt16) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt32) throws { try put(JSON(integer: value)) }
-  mutating func encode(_ value: UInt64) throws { try put(JSON(integer: value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     guard node.single() else { throw JSONStreamDetour(level: node.stream.detour ?? node.level) }
