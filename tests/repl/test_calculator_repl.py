@@ -174,3 +174,29 @@ def test_a_long_hint_wraps_at_the_terminals_width_under_its_label(home: Path) ->
         "= help: 'income_tax' is a bracket table of each province and of federal, not a formula: "
         "tax(ON.income_tax, $85,000) or tax(federal.income_tax, $85,000)")
     assert leave(child) == 0
+
+
+def test_a_command_typed_as_a_name_says_how_to_run_it(home: Path) -> None:
+    # At the prompt: the call's argument is carried over into the command.
+    child = start(home)
+    child.expect(PROMPT)
+    printed = result_of(child, "explain(take_home_pay($85,000, ON))")
+    assert "unknown formula 'explain'" in printed
+    assert "= help: 'explain' is a command, written with ':' and no parentheses: " in printed
+    assert ":explain take_home_pay($85,000, ON)" in " ".join(printed.split())
+    printed = result_of(child, "quit")
+    assert "= help: to leave: :quit or Ctrl-D" in printed
+    assert leave(child) == 0
+    # Piped: the same notes; a name the session defines is a name, whatever a command is called.
+    script = "exit\nhelp\n1 + explain(2)\nplot(x, y)\nlet help = 3\nhelp\nexplain\n"
+    result = subprocess.run([TAXPRO], input=script, capture_output=True, text=True, timeout=60, env=environment(home))
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == ["help = 3", "3"]
+    notes = [line.strip() for line in result.stderr.splitlines() if line.strip().startswith("= help:")]
+    assert notes == [
+        "= help: to leave: :quit or Ctrl-D",
+        "= help: commands start with ':': :help [NAME]",
+        "= help: 'explain' is a command, on a line of its own: :explain [full] EXPR",
+        "= help: 'plot' is a command, on a line of its own: :plot EXPR over NAME from A to B [--svg FILE]",
+        "= help: commands start with ':': :explain [full] EXPR",
+    ], result.stderr

@@ -192,7 +192,7 @@ public final class REPL {
         say(summary)
       }
     case .failed(let diagnostics):
-      report(diagnostics)
+      report(REPL.withCommandHints(diagnostics, input: text))
     case .nothing, .incomplete:
       break
     }

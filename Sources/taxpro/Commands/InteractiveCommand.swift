@@ -87,8 +87,9 @@ struct DefaultCommand: Command {
         continue
       }
       pending += pending.isEmpty ? line : "\n" + line
-      let outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
+      var outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
       if case .incomplete = outcome { continue }
+      if case .failed(let diagnostics) = outcome { outcome = .failed(REPL.withCommandHints(diagnostics, input: pending)) }
       pending = ""
       if !session.warnings.isEmpty { Output.writeError(Output.renderer(session.sources).render(session.warnings)) }
       let digits = commands?.digits ?? ValueFormatter.numberDigits
