@@ -160,6 +160,8 @@ ERRORS = [
     ('take_home_pay($85,000, "british columbia")', "type-mismatch", "did you mean 'BC'?"),
     ('take_home_pay($85,000, "qc")', "type-mismatch", "did you mean 'QC'?"),
     ("1,000 + 1", "syntax", "a number is written without commas: 1000 or 1_000"),
+    # The whole grouped amount is meant, not its first group.
+    ("take_home_pay(85,000, ON)", "type-mismatch", "did you mean '$85,000'?"),
     ("sqrt(-1)", "no-real-value", "square root of a negative number"),
     ("ln(0)", "no-real-value", "logarithm of zero"),
     ("(-8)^0.5", "no-real-value", "negative number to a power"),
@@ -212,6 +214,20 @@ def test_a_leading_dot_or_minus_is_one_error_and_an_expression_may_start_with_a_
     for given, printed in (("-(-$5)", "$5.00"), ("-$5 * 2", "-$10.00"), ("-(1 + 2)", "-3")):
         result = taxpro.run("eval", given)
         assert (result.returncode, result.stdout) == (0, printed + "\n"), (given, result.stderr)
+
+
+def test_an_amount_a_shell_ate_the_dollar_of_is_explained(taxpro):
+    # `taxpro eval "take_home_pay($85,000, ON)"`: the shell replaces $8 inside double quotes.
+    shell_note = "inside double quotes a shell replaces '$8' in \"$85,000\" with nothing"
+    result = taxpro.run("eval", "take_home_pay(5,000, ON)")
+    assert result.returncode == 1
+    assert "did you mean '$5,000'?" in result.stderr
+    assert result.stderr.count(shell_note) == 1, result.stderr
+    assert shell_note in taxpro.run("explain", "tax(ON.income_tax, 00,000)").stderr
+    # Amounts written with their '$', and failures with no grouped digits, say nothing of a shell.
+    for given in ("take_home_pay($85,000, ON) + x", "tax(ON.income_tax, 85000)", "f(1.000,000)"):
+        result = taxpro.run("eval", given)
+        assert result.returncode == 1 and shell_note not in result.stderr, (given, result.stderr)
 
 
 def test_what_an_unknown_formulas_hint_offers_works(taxpro):

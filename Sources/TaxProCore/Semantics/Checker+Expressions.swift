@@ -274,10 +274,17 @@ extension Checker {
       literal = operand
       negative = true
     }
-    let written = text(of: literal.span)
+    var written = text(of: literal.span)
+    var replaced = literal.span
     var suggestion: String? = nil
     switch (literal.kind, expected) {
     case (.number, .money):
+      // `85,000` read as the arguments 85 and 000 (a `$` forgotten, or eaten by a shell from "$85,000"): the whole
+      // amount is meant, not $85.
+      if let end = groupedDigitsEnd(after: literal.span) {
+        replaced = Span(file: literal.span.file, start: literal.span.start, end: end)
+        written = text(of: replaced)
+      }
       suggestion = "$" + written
     case (.number, .rate):
       // 0.2 where a rate is wanted most likely means 20%.
@@ -305,7 +312,22 @@ extension Checker {
     guard let suggestion else { return }
     let full = (negative ? "-" : "") + suggestion
     notes.append(DiagnosticNote(.help, "did you mean '\(full)'?"))
-    fixes.append(Fix(title: "Write '\(full)'", replacements: [TextReplacement(span: literal.span, text: suggestion)]))
+    fixes.append(Fix(title: "Write '\(full)'", replacements: [TextReplacement(span: replaced, text: suggestion)]))
+  }
+
+  /// Where digits grouped by commas end when the number at `span` is their first group (1 to 3 digits, then `,ddd`
+  /// once or more, as in `85,000`); nil when it is not.
+  func groupedDigitsEnd(after span: Span) -> Int? {
+    guard let bytes = sources[span.file]?.bytes, span.end <= bytes.count, span.end - span.start <= 3,
+      bytes[span.start..<span.end].allSatisfy(Lexer.isDigit)
+    else { return nil }
+    var end = span.end
+    while end + 3 < bytes.count, bytes[end] == UInt8(ascii: ","), bytes[(end + 1)...(end + 3)].allSatisfy(Lexer.isDigit),
+      end + 4 == bytes.count || !Lexer.isDigit(bytes[end + 4])
+    {
+      end += 4
+    }
+    return end > span.end ? end : nil
   }
 
   // MARK: Conditionals and tables

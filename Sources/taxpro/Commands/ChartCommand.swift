@@ -51,7 +51,7 @@ struct ChartCommand: Command {
     guard let session = try inputs.session() else { return 1 }
     switch session.breakdown(expression, name: "<expr>") {
     case .failure(let list):
-      Output.writeError(Output.renderer(session.sources).render(list.diagnostics))
+      Commands.reportFailure(list.diagnostics, of: expression, in: session)
       return 1
     case .success(let breakdown):
       if let path = svg {

@@ -80,7 +80,7 @@ struct EvalCommand: Command {
       Commands.reportIncomplete(expression, name: "<expr>", in: session)
       return 1
     case .failed(let diagnostics):
-      Output.writeError(Output.renderer(session.sources).render(diagnostics))
+      Commands.reportFailure(diagnostics, of: expression, in: session)
       return 1
     }
   }

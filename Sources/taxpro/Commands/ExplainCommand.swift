@@ -61,7 +61,7 @@ struct ExplainCommand: Command {
       }
       return 0
     case .failure(let list):
-      Output.writeError(Output.renderer(session.sources).render(list.diagnostics))
+      Commands.reportFailure(list.diagnostics, of: expression, in: session)
       return 1
     }
   }

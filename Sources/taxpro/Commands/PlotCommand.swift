@@ -50,7 +50,7 @@ struct PlotCommand: Command {
     let plot: PlotResult
     switch Plotter.sample(request, in: session) {
     case .failure(let list):
-      Output.writeError(Output.renderer(session.sources).render(list.diagnostics))
+      Commands.reportFailure(list.diagnostics, of: expression, in: session)
       return 1
     case .success(let result):
       plot = result

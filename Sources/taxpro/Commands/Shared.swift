@@ -30,6 +30,43 @@ enum Commands {
     return parts.joined(separator: ", ")
   }
 
+  /// Prints why `expression`, given on the command line, failed: its diagnostics, then, when digits grouped with
+  /// commas stand without a `$` (`5,000`), a line on the shell: inside double quotes it replaces `$8` in `"$85,000"`
+  /// with nothing, and no diagnostic can see that.
+  static func reportFailure(_ diagnostics: [Diagnostic], of expression: String, in session: Session) {
+    Output.writeError(Output.renderer(session.sources).render(diagnostics))
+    if hasBareGroupedDigits(expression) {
+      Output.writeError(
+        "taxpro: note: inside double quotes a shell replaces '$8' in \"$85,000\" with nothing, so taxpro gets "
+          + "\"5,000\"; put an expression with amounts in single quotes\n")
+    }
+  }
+
+  /// Whether `text` has digits grouped by commas (`5,000`, `00,000`) with no `$` before them.
+  static func hasBareGroupedDigits(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    let isDigit: (UInt8) -> Bool = { $0 >= 48 && $0 <= 57 }
+    var index = 0
+    while index < bytes.count {
+      guard isDigit(bytes[index]) else {
+        index += 1
+        continue
+      }
+      let start = index
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+      let before = start > 0 ? bytes[start - 1] : UInt8(ascii: " ")
+      let standsAlone = before != UInt8(ascii: "$") && before != UInt8(ascii: ".") && before != UInt8(ascii: "_")
+        && before != UInt8(ascii: ",") && !(before >= 65 && before <= 90) && !(before >= 97 && before <= 122)
+      if standsAlone, index - start <= 3, index + 3 < bytes.count, bytes[index] == UInt8(ascii: ","),
+        isDigit(bytes[index + 1]), isDigit(bytes[index + 2]), isDigit(bytes[index + 3]),
+        index + 4 == bytes.count || !isDigit(bytes[index + 4])
+      {
+        return true
+      }
+    }
+    return false
+  }
+
   /// A session over the library and `files`; reports errors in the files (exit 1) and returns nil then.
   static func session(_ files: [String], year: Int?) throws(UsageError) -> Session? {
     let sources = try Loading.load(files)
