@@ -178,6 +178,20 @@ def test_the_summary_is_short_and_says_where_the_whole_trace_is(taxpro):
     assert 3 * len(summary.splitlines()) < len(full.splitlines())
 
 
+def test_the_summary_leaves_out_values_that_repeat_one_shown_beside_them(taxpro):
+    # Outside Quebec, Quebec's net income is the net income and the abatement is $0: neither says anything. In the
+    # full trace every step stays.
+    ontario = taxpro.run("explain", "take_home_pay($85,000, ON)", env={"COLUMNS": "1000"}).stdout
+    assert "net income before adjustments = $83,873.00" in ontario
+    assert "quebec" not in ontario.lower(), ontario
+    assert "after tax income = $63,679.28" in ontario
+    full = taxpro.run("explain", "--full", "take_home_pay($85,000, ON)").stdout
+    assert "quebec_net_income" in full
+    # In Quebec they change the result, and are shown.
+    quebec = taxpro.run("explain", "take_home_pay($85,000, QC)", env={"COLUMNS": "1000"}).stdout
+    assert "quebec abatement = $1,678.47" in quebec and "quebec net income = $82,423.00" in quebec
+
+
 @pytest.mark.parametrize(
     "expression", ["take_home_pay($85,000)", "dividend_tax($5,000, $60,000)", "oas_recovery_tax($120,000)"]
 )

@@ -3,7 +3,8 @@
 /// The evaluator records every step; most of them change nothing a learner cares about: a condition on the province
 /// that was false, a floor of $0 that did not bind, a credit of $0, a parameter read on the way to a value shown
 /// anyway. The summary keeps a tree of the named values (`let` steps and formula calls) down to a depth, leaves out
-/// those that are zero or repeat their parent, and attaches to each the events that decided it:
+/// those that are zero or repeat their parent or a value shown beside them, and attaches to each the events that
+/// decided it:
 /// - **brackets**: a bracket computation, with the thresholds it crossed;
 /// - **between**: the same bracket table worked out at two amounts (before and after a deduction, income and
 ///   income + $100), as the part between them bracket by bracket: which threshold the difference crosses;
@@ -307,7 +308,9 @@ extension ExplanationRenderer {
     for child in node.children {
       let isNumeric = child.value.decimal != nil
       let isZero = child.value.decimal?.isZero == true
-      let repeats = kept.last.map { $0.value == child.value && child.points.isEmpty } ?? false
+      // A value already shown beside it, with nothing of its own to say (Quebec's net income outside Quebec, a tax
+      // less an abatement of $0), repeats it.
+      let repeats = child.points.isEmpty && kept.contains { $0.value == child.value }
       if !isNumeric || (isZero && !(keepZeros && depth == 0)) || repeats || depth + 1 > limit {
         node.points += liftedPoints(child, keepAll: !isNumeric)
         continue
