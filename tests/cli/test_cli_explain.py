@@ -189,7 +189,9 @@ def test_the_summary_leaves_out_values_that_repeat_one_shown_beside_them(taxpro)
     assert "quebec_net_income" in full
     # In Quebec they change the result, and are shown.
     quebec = taxpro.run("explain", "take_home_pay($85,000, QC)", env={"COLUMNS": "1000"}).stdout
-    assert "quebec abatement = $1,678.47" in quebec and "quebec net income = $82,423.00" in quebec
+    assert "Quebec abatement = $1,678.47" in quebec and "Quebec net income = $82,423.00" in quebec
+    # Names in words: proper names capitalised, one plan or the other.
+    assert "CPP or QPP contributions = $4,646.45" in ontario
 
 
 @pytest.mark.parametrize(

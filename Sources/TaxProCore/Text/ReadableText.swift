@@ -46,6 +46,8 @@ public struct ReadableText {
         words.append("and over")  // 75_plus
         continue
       }
+      // `cpp_qpp_contributions`: one plan or the other, by province.
+      if word.lowercased() == "qpp", words.last == "CPP" { words.append("or") }
       words.append(abbreviations[word.lowercased()] ?? word)
     }
     return words.joined(separator: " ")
@@ -57,6 +59,9 @@ public struct ReadableText {
     "dtc": "dividend tax credit", "nrtc": "non-refundable tax credit", "lift": "LIFT", "qc": "Quebec", "q1": "Q1",
     "q2": "Q2", "q3": "Q3", "q4": "Q4", "phaseout": "phase-out", "noneligible": "non-eligible",
     "grossup": "gross-up", "max": "maximum", "min": "minimum",
+    // Proper names: `quebec_net_income` → "Quebec net income".
+    "canada": "Canada", "quebec": "Quebec", "ontario": "Ontario", "alberta": "Alberta", "manitoba": "Manitoba",
+    "saskatchewan": "Saskatchewan", "yukon": "Yukon", "nunavut": "Nunavut",
   ]
 
   /// The documented name of a jurisdiction's parameter: the first phrase of its documentation when short
