@@ -200,3 +200,12 @@ def test_a_command_typed_as_a_name_says_how_to_run_it(home: Path) -> None:
         "= help: 'plot' is a command, on a line of its own: :plot EXPR over NAME from A to B [--svg FILE]",
         "= help: commands start with ':': :explain [full] EXPR",
     ], result.stderr
+
+
+def test_piped_input_gives_up_an_unfinished_entry_at_an_empty_line(home: Path) -> None:
+    # As at the prompt: one unclosed parenthesis does not swallow the lines after it.
+    script = "max($1,\n\nlet x = 1 +\n  2\nx * 2\n"
+    result = subprocess.run([TAXPRO], input=script, capture_output=True, text=True, timeout=60, env=environment(home))
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == ["x = 3", "6"]
+    assert "<stdin>:1:8: error[syntax]" in result.stderr and result.stderr.count("error[") == 1, result.stderr

@@ -86,6 +86,14 @@ struct DefaultCommand: Command {
         if let commands, !commands.runPipedCommand(line) { status = 1 }
         continue
       }
+      // As at the prompt, an empty line gives up an unfinished entry (saying what it lacked), so that one unclosed
+      // parenthesis does not swallow the rest of the input.
+      if !pending.isEmpty, line.allSatisfy(\.isWhitespace) {
+        Commands.reportIncomplete(pending, name: "<stdin>", firstLine: startLine, in: session)
+        pending = ""
+        status = 1
+        continue
+      }
       pending += pending.isEmpty ? line : "\n" + line
       var outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
       if case .incomplete = outcome { continue }
