@@ -160,6 +160,9 @@ ERRORS = [
     ('take_home_pay($85,000, "british columbia")', "type-mismatch", "did you mean 'BC'?"),
     ('take_home_pay($85,000, "qc")', "type-mismatch", "did you mean 'QC'?"),
     ("1,000 + 1", "syntax", "a number is written without commas: 1000 or 1_000"),
+    # A command called like a formula: the command written out.
+    ("explain(take_home_pay($85,000, ON))", "unknown-name",
+     "'explain' is a command: taxpro explain 'take_home_pay($85,000, ON)'"),
     # The whole grouped amount is meant, not its first group.
     ("take_home_pay(85,000, ON)", "type-mismatch", "did you mean '$85,000'?"),
     ("sqrt(-1)", "no-real-value", "square root of a negative number"),

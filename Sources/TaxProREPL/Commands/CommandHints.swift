@@ -36,37 +36,55 @@ extension REPL {
     } else {
       return nil
     }
-    let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") }
-    let first = bytes.firstIndex { !isSpace($0) } ?? 0
-    let last = bytes.lastIndex { !isSpace($0) } ?? 0
     let usage = command.entry.usage
     let spelled = ":" + command.rawValue
     let written = usage.isEmpty ? spelled : spelled + " " + usage
-    // The word alone on the line: `quit`, `help`, `vars`.
-    if range.lowerBound == first && range.upperBound == last + 1 {
+    switch NameUse.of(range, in: bytes) {
+    case .alone:
       if command == .quit { return "to leave: :quit or Ctrl-D" }
       return "commands start with ':': \(written)"
+    case .wholeCall(let argument)
+    where REPL.takesOneArgument.contains(command)
+      && (!argument.contains(",") || command == .explain || command == .type):
+      return "'\(word)' is a command, written with ':' and no parentheses: \(spelled) \(argument)"
+    case .wholeCall, .call:
+      return "'\(word)' is a command, on a line of its own: \(written)"
+    case .other:
+      return nil
     }
-    // A call: `explain(…)`, `type(…)`.
+  }
+}
+
+/// How a name is used in a line of input, for hints that depend on it (`quit` alone, `explain(…)` as the whole line).
+public enum NameUse: Equatable, Sendable {
+  /// The name is all the line has.
+  case alone
+  /// The line is the name called with one argument list: `explain(take_home_pay($85,000))`; the argument list's text.
+  case wholeCall(argument: String)
+  /// The name is called somewhere in the line.
+  case call
+  case other
+
+  /// How the name at `range` of `bytes` (a line's UTF-8) is used.
+  public static func of(_ range: Range<Int>, in bytes: [UInt8]) -> NameUse {
+    let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") }
+    guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return .other }
+    let first = bytes.firstIndex { !isSpace($0) } ?? 0
+    let last = bytes.lastIndex { !isSpace($0) } ?? 0
+    if range.lowerBound == first && range.upperBound == last + 1 { return .alone }
     var open = range.upperBound
     while open < bytes.count, isSpace(bytes[open]) { open += 1 }
-    guard open < bytes.count, bytes[open] == UInt8(ascii: "(") else { return nil }
+    guard open < bytes.count, bytes[open] == UInt8(ascii: "(") else { return .other }
     var depth = 0
-    var close: Int? = nil
     for index in open..<bytes.count {
       if bytes[index] == UInt8(ascii: "(") { depth += 1 }
-      if bytes[index] == UInt8(ascii: ")") {
-        depth -= 1
-        if depth == 0 {
-          close = index
-          break
-        }
-      }
+      guard bytes[index] == UInt8(ascii: ")") else { continue }
+      depth -= 1
+      guard depth == 0 else { continue }
+      let argument = String(decoding: bytes[(open + 1)..<index], as: UTF8.self).trimmed
+      if range.lowerBound == first, index == last, !argument.isEmpty { return .wholeCall(argument: argument) }
+      return .call
     }
-    if range.lowerBound == first, let close, close == last, REPL.takesOneArgument.contains(command) {
-      let argument = String(decoding: bytes[(open + 1)..<close], as: UTF8.self).trimmed
-      if !argument.isEmpty, !argument.contains(",") || command == .explain || command == .type { return "'\(word)' is a command, written with ':' and no parentheses: \(spelled) \(argument)" }
-    }
-    return "'\(word)' is a command, on a line of its own: \(written)"
+    return .call
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TaxProCore
 import TaxProLibrary
+import TaxProREPL
 
 /// The formula files and the tax year a command works with: the arguments after the ones it names itself (eval's
 /// EXPR), and `--year`.
@@ -34,11 +35,35 @@ enum Commands {
   /// commas stand without a `$` (`5,000`), a line on the shell: inside double quotes it replaces `$8` in `"$85,000"`
   /// with nothing, and no diagnostic can see that.
   static func reportFailure(_ diagnostics: [Diagnostic], of expression: String, in session: Session) {
-    Output.writeError(Output.renderer(session.sources).render(diagnostics))
+    Output.writeError(Output.renderer(session.sources).render(withCommandHints(diagnostics, expression: expression)))
     if hasBareGroupedDigits(expression) {
       Output.writeError(
         "taxpro: note: inside double quotes a shell replaces '$8' in \"$85,000\" with nothing, so taxpro gets "
           + "\"5,000\"; put an expression with amounts in single quotes\n")
+    }
+  }
+
+  /// The commands that take one expression, by the name a newcomer may call them with: `taxpro eval
+  /// 'explain(take_home_pay($85,000))'` gets the command written out.
+  static let expressionCommands: Set<String> = ["explain", "chart"]
+
+  /// `diagnostics`, with a note on an unknown formula named like a command that takes an expression, when the
+  /// expression is that call and nothing else.
+  static func withCommandHints(_ diagnostics: [Diagnostic], expression: String) -> [Diagnostic] {
+    let bytes = Array(expression.utf8)
+    return diagnostics.map { diagnostic in
+      let span = diagnostic.span
+      guard diagnostic.code == .unknownName, span.start >= 0, span.start < span.end, span.end <= bytes.count else {
+        return diagnostic
+      }
+      let word = String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+      guard expressionCommands.contains(word), diagnostic.message.hasSuffix("'\(word)'"),
+        case .wholeCall(let argument) = NameUse.of(span.start..<span.end, in: bytes)
+      else { return diagnostic }
+      var hinted = diagnostic
+      hinted.notes.insert(
+        DiagnosticNote(.help, "'\(word)' is a command: taxpro \(word) \(Output.shellQuoted(argument))"), at: 0)
+      return hinted
     }
   }
 
