@@ -44,4 +44,26 @@ import TestSupport
     // Another file's occurrences are never found.
     #expect(index.occurrence(at: 10, in: FileID(99_999)) == nil)
   }
+
+  /// The checker's occurrences come mostly in text order per file, with files interleaved and short stretches out of
+  /// order: `Checker.sortedByPlace` sorts those by buckets, and must give exactly the stable order by file and start.
+  @Test func sortingNearlyOrderedItemsByPlaceIsStable() {
+    var random = SeededGenerator(seed: 18)
+    for round in 0..<300 {
+      var items: [(Span, Int)] = []
+      var starts = [Int](repeating: 0, count: 5)
+      for position in 0..<Int.random(in: 0...200, using: &random) {
+        let file = Int.random(in: 0...9, using: &random) < 7 ? 1 : Int.random(in: -1...3, using: &random)
+        // Mostly onwards in its file, now and then back a little or to the same place.
+        let step = Int.random(in: 0...9, using: &random) == 0 ? -Int.random(in: 0...5, using: &random) : 1
+        starts[file + 1] = max(0, starts[file + 1] + step)
+        items.append((Span(file: FileID(file), start: starts[file + 1], end: 0), position))
+      }
+      // A slice that does not start at index 0, as the checker's diagnostics are sorted.
+      let skipped = round % 3 == 0 ? min(items.count, 2) : 0
+      let slice = items[skipped...]
+      let expected = slice.sorted { a, b in (a.0.file, a.0.start, a.1) < (b.0.file, b.0.start, b.1) }
+      #expect(Checker.sortedByPlace(slice, by: \.0).map(\.1) == expected.map(\.1))
+    }
+  }
 }

@@ -1,8 +1,9 @@
 extension Checker {
   func resolveSignature(_ index: Int) {
     let declaration = formulaDeclarations[index]
-    formulaParameterTypes[index] = declaration.parameters.map { resolveType($0.type) }
-    formulaDeclaredReturn[index] = declaration.returnType.map { resolveType($0) }
+    // The types' occurrences are recorded by `ensureFormula`, with the rest of the formula in text order.
+    formulaParameterTypes[index] = declaration.parameters.map { resolveType($0.type, recording: false) }
+    formulaDeclaredReturn[index] = declaration.returnType.map { resolveType($0, recording: false) }
   }
 
   /// The return type of a formula, checking its body first if the type is not written.
@@ -35,6 +36,11 @@ extension Checker {
     }
     let declaration = formulaDeclarations[index]
     let errorsBefore = diagnostics.count
+    // Occurrences in text order: the name (a whole check; `Checker.recheck` records it itself), each parameter and
+    // its type, the result type, then the body. They are then all but sorted already (`sortedByPlace`).
+    if index < formulaSymbols.count {
+      recordFormula(declaration.name.span, index: index, name: declaration.name.name, definition: true)
+    }
     var scope = Scope(owner: .formula(index), formulaName: declaration.name.name)
     var parameters: [FormulaParameter] = []
     parameters.reserveCapacity(declaration.parameters.count)
@@ -55,6 +61,8 @@ extension Checker {
       let symbol = record(
         parameter.name.span, .formulaParameter(formula: declaration.name.name, name: parameter.name.name),
         definition: true)
+      // `resolveSignature` reported an unknown type; a known one is recorded here (no written name means `.error`).
+      if type != .error { record(parameter.type.span, .type(type)) }
       var lower: TypedExpression? = nil
       var upper: TypedExpression? = nil
       if let range = parameter.range {
@@ -78,6 +86,9 @@ extension Checker {
           lower: lower, upper: upper, defaultValue: defaultValue, span: parameter.span,
           rangeText: parameter.range.map { text(of: $0.lower.span) + ".." + text(of: $0.upper.span) },
           defaultText: parameter.defaultValue.map { text(of: $0.span) }))
+    }
+    if let annotation = declaration.returnType, let declared = formulaDeclaredReturn[index], declared != .error {
+      record(annotation.span, .type(declared))
     }
     let lets = checkLets(declaration.lets, in: &scope)
     if let identity = declaration.documentation.parts {
@@ -131,9 +142,12 @@ extension Checker {
     var steps: [LetStep] = []
     steps.reserveCapacity(bindings.count)
     for binding in bindings {
+      // The name and its type are recorded before the value's names, in text order (`sortedByPlace`).
+      let symbol = record(
+        binding.name.span, .local(name: binding.name.name, definition: binding.name.span), definition: true)
+      let declared = binding.type.map { resolveType($0) }
       var value = check(binding.value, in: &scope)
-      if let annotation = binding.type {
-        let declared = resolveType(annotation)
+      if let declared {
         value = conform(value, binding.value, to: declared, role: "'\(binding.name.name)'")
       }
       if value.type == .federal {
@@ -146,8 +160,6 @@ extension Checker {
           .letRedefined(binding.name.name), at: binding.name.span,
           notes: [DiagnosticNote(.note, "defined here", span: previous.definition)])
       }
-      let symbol = record(
-        binding.name.span, .local(name: binding.name.name, definition: binding.name.span), definition: true)
       let slot = scope.declare(
         binding.name.name, type: value.type, at: binding.name.span, isParameter: false, symbol: symbol)
       steps.append(LetStep(slot: slot, name: binding.name.name, nameSpan: binding.name.span, value: value))

@@ -82,11 +82,14 @@ public final class Checker {
   var sources: [FileID: SourceFile] = [:]
   var trees: [SyntaxTree]
   var diagnostics: [Diagnostic] = []
-  var occurrences: [StoredOccurrence] = []
+  // The occurrences and their symbols are written for nearly every name checked, each time by one short call that
+  // reaches nothing else (`record`, `recordUse`, `recordFormula`), so the run-time exclusivity checks — a sixth of
+  // what recording costs the language server's open — are left out.
+  @exclusivity(unchecked) var occurrences: [StoredOccurrence] = []
   /// Numbers the symbols of `occurrences`.
-  var symbolTable: SymbolTableBuilder
+  @exclusivity(unchecked) var symbolTable: SymbolTableBuilder
   /// The symbol ids of formulas by index, -1 until first needed (a whole check; empty otherwise).
-  var formulaSymbols: [Int32] = []
+  @exclusivity(unchecked) var formulaSymbols: [Int32] = []
   let recordOccurrences: Bool
 
   var formulaDeclarations: [FormulaDeclaration] = []
@@ -264,26 +267,27 @@ public final class Checker {
   /// Records a use of a parameter or `let` whose symbol was numbered where it was defined.
   func recordUse(_ span: Span, of binding: LocalBinding, name: String, in scope: Scope) {
     guard recordOccurrences else { return }
-    let parameterOf = binding.isParameter ? scope.formulaName : nil
     guard binding.symbol >= 0 else {
-      if let formula = parameterOf {
+      if binding.isParameter, let formula = scope.formulaName {
         record(span, .formulaParameter(formula: formula, name: name))
       } else {
         record(span, .local(name: name, definition: binding.definition))
       }
       return
     }
+    // A formula's parameter is named by its formula, a `let` by where it is defined.
+    let isFormulaParameter = binding.isParameter && scope.formulaName != nil
     occurrences.append(
       StoredOccurrence(
-        span: span, definition: parameterOf == nil ? binding.definition : .nowhere, symbol: binding.symbol,
+        span: span, definition: isFormulaParameter ? .nowhere : binding.definition, symbol: binding.symbol,
         jurisdiction: -1, isDefinition: false))
   }
 
-  /// Records a use of the formula at `index`, numbering its symbol once.
-  func recordFormula(_ span: Span, index: Int, name: String) {
+  /// Records a use (or the definition) of the formula at `index`, numbering its symbol once.
+  func recordFormula(_ span: Span, index: Int, name: String, definition: Bool = false) {
     guard recordOccurrences else { return }
     guard index < formulaSymbols.count else {
-      record(span, .formula(name))
+      record(span, .formula(name), definition: definition)
       return
     }
     var id = formulaSymbols[index]
@@ -291,7 +295,8 @@ public final class Checker {
       id = symbolTable.id(.formula(name))
       formulaSymbols[index] = id
     }
-    occurrences.append(StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: false))
+    occurrences.append(
+      StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: definition))
   }
 
   func text(of span: Span) -> String { sources[span.file]?.text(of: span) ?? "" }
@@ -328,30 +333,84 @@ public final class Checker {
   /// The checker's diagnostics (not the parser's), in place order; set by `run`.
   var checkDiagnostics: [Diagnostic] = []
 
-  /// `items` ordered by file and start, items at the same place kept in their order. The places are sorted with
-  /// their positions (small integers), and each item is copied once, into its place: occurrences and diagnostics
-  /// hold strings, and moving them through the passes of a merge costs more than the sort. A single look when they
-  /// are ordered already.
+  /// `items` ordered by file and start, items at the same place kept in their order.
+  ///
+  /// The checker records a file's occurrences and diagnostics mostly in text order, but interleaves files (a use
+  /// checks a library declaration on demand) and sometimes goes back within one (a formula checked before the one
+  /// that calls it). So the items are dealt into one bucket per file, in their order, in one pass, and only a bucket
+  /// found out of order is sorted, by start with positions breaking ties. Each item is then copied once, into its
+  /// place: occurrences and diagnostics hold strings, and moving them through the passes of a sort costs more than
+  /// ordering their positions. A single look when they are ordered already.
   static func sortedByPlace<T>(_ items: ArraySlice<T>, by span: (T) -> Span) -> [T] {
     guard items.count > 1 else { return Array(items) }
-    var order: [(place: UInt64, position: Int)] = []
-    order.reserveCapacity(items.count)
+    // The files in order of first appearance, with their item counts and whether their items are in order; the
+    // current file's figures are kept in locals while its items last.
+    var files: [(file: Int32, count: Int, lastStart: Int32, ordered: Bool)] = []
+    var bucketOfFile: [Int32: Int] = [:]
+    var current = -1
+    var file = Int32.min
+    var count = 0
+    var lastStart = Int32.min
+    var fileOrdered = true
     var ordered = true
     for position in items.indices {
-      // File then start, each with its sign bit flipped so that unsigned order is their signed order.
       let itemSpan = span(items[position])
-      let place =
-        UInt64(UInt32(bitPattern: itemSpan.storedFile) ^ 0x8000_0000) << 32
-        | UInt64(UInt32(bitPattern: itemSpan.storedStart) ^ 0x8000_0000)
-      if let last = order.last, place < last.place { ordered = false }
-      order.append((place, position))
+      if current < 0 || itemSpan.storedFile != file {
+        if current >= 0 {
+          files[current] = (file, count, lastStart, fileOrdered)
+          if itemSpan.storedFile < file { ordered = false }
+        }
+        file = itemSpan.storedFile
+        if let known = bucketOfFile[file] {
+          current = known
+          ordered = false
+        } else {
+          current = files.count
+          bucketOfFile[file] = current
+          files.append((file, 0, Int32.min, true))
+        }
+        (_, count, lastStart, fileOrdered) = files[current]
+      }
+      if itemSpan.storedStart < lastStart { fileOrdered = false }
+      lastStart = itemSpan.storedStart
+      count += 1
     }
-    if ordered { return Array(items) }
-    // Positions are distinct, so ordering by (place, position) is the stable order by place.
-    order.sort { $0.place != $1.place ? $0.place < $1.place : $0.position < $1.position }
+    files[current] = (file, count, lastStart, fileOrdered)
+    if ordered && files.allSatisfy(\.ordered) { return Array(items) }
+    // Where each file's bucket begins, files in id order; each item's position is dealt into its file's bucket.
+    var next = Array(repeating: 0, count: files.count)
+    var offset = 0
+    for bucket in files.indices.sorted(by: { files[$0].file < files[$1].file }) {
+      next[bucket] = offset
+      offset += files[bucket].count
+    }
+    let starts = next
+    var order = Array(repeating: 0, count: items.count)
+    order.withUnsafeMutableBufferPointer { order in
+      current = -1
+      var slot = 0
+      for position in items.indices {
+        let itemFile = span(items[position]).storedFile
+        if current < 0 || itemFile != file {
+          if current >= 0 { next[current] = slot }
+          file = itemFile
+          current = bucketOfFile[file] ?? 0
+          slot = next[current]
+        }
+        order[slot] = position
+        slot += 1
+      }
+    }
+    for bucket in files.indices where !files[bucket].ordered {
+      // Positions are distinct and ascending within the bucket, so ordering by (start, position) is stable.
+      let range = starts[bucket]..<(starts[bucket] + files[bucket].count)
+      var keyed = order[range].map { (start: span(items[$0]).storedStart, position: $0) }
+      keyed.sort { $0.start != $1.start ? $0.start < $1.start : $0.position < $1.position }
+      for (slot, entry) in zip(range, keyed) { order[slot] = entry.position }
+    }
     var result: [T] = []
     result.reserveCapacity(order.count)
-    for entry in order { result.append(items[entry.position]) }
+    for position in order { result.append(items[position]) }
     return result
   }
 
@@ -454,7 +513,7 @@ public final class Checker {
           guard declareGlobal(formula.name, what: "formula") else { continue }
           formulaIndex[formula.name.name] = formulaDeclarations.count
           formulaDeclarations.append(formula)
-          record(formula.name.span, .formula(formula.name.name), definition: true)
+          // Its name is recorded where its body is checked (`ensureFormula`), in text order with the rest of it.
         case .constant(let constant):
           guard declareGlobal(constant.binding.name, what: "constant") else { continue }
           constantIndex[constant.binding.name.name] = constantDeclarations.count
@@ -501,10 +560,11 @@ public final class Checker {
     constants = Array(repeating: nil, count: constantDeclarations.count)
   }
 
-  /// The type a source annotation names; unknown names are reported with a suggestion.
-  func resolveType(_ annotation: TypeAnnotation) -> TaxType {
+  /// The type a source annotation names; unknown names are reported with a suggestion. `recording: false` leaves the
+  /// occurrence to the caller (a formula's signature is recorded where its body is checked, in text order).
+  func resolveType(_ annotation: TypeAnnotation, recording: Bool = true) -> TaxType {
     if let type = TaxType(name: annotation.name) {
-      record(annotation.span, .type(type))
+      if recording { record(annotation.span, .type(type)) }
       return type
     }
     let names = TaxType.writable.map(\.description)

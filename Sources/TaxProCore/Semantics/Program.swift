@@ -332,13 +332,24 @@ struct SymbolTableBuilder {
   }
 
   private mutating func lookUp(_ symbol: Symbol) -> Int32 {
+    let next = Int32(truncatingIfNeeded: (parent?.count ?? 0) + symbols.count)
+    guard let parent else {
+      // Without a parent, a symbol not yet numbered takes the next id: found or inserted with one hash (a whole
+      // check numbers every formula and parameter of the program, and hashing each twice showed in the open).
+      let id = SymbolTableBuilder.value(&ids[symbol, default: next])
+      if id == next { symbols.append(symbol) }
+      return id
+    }
     if let id = ids[symbol] { return id }
-    if let id = parent?.id(of: symbol) { return id }
-    let id = Int32(truncatingIfNeeded: (parent?.count ?? 0) + symbols.count)
+    if let id = parent.id(of: symbol) { return id }
     symbols.append(symbol)
-    ids[symbol] = id
-    return id
+    ids[symbol] = next
+    return next
   }
+
+  /// Reads a value through an `inout` access: with `Dictionary`'s `subscript(_:default:)`, a look-up that inserts the
+  /// default when the key is missing, hashing the key once.
+  private static func value(_ value: inout Int32) -> Int32 { value }
 
   /// The stored form of an occurrence.
   mutating func store(_ span: Span, _ symbol: Symbol, definition: Bool, jurisdiction: String?) -> StoredOccurrence {
