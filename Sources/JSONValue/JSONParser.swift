@@ -281,6 +281,9 @@ struct JSONParser {
       }
       if byte == UInt8(ascii: "\\") {
         scratch.removeAll(keepingCapacity: true)
+        // Room for the rest of the input at once (escapes only shorten it): a document's text is one string, with an
+        // escape on every line, and would otherwise be copied as the buffer doubles.
+        scratch.reserveCapacity(bytes.count - start)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
         return try parseEscapedString(from: start)
       }
