@@ -79,7 +79,7 @@ extension Checker {
       if let label = argument.label {
         sawLabel = true
         if let position = parameters.firstIndex(where: { $0.name.name == label.name }) {
-          record(label.span, .formulaParameter(formula: declaration.name.name, name: label.name))
+          recordParameter(label.span, formula: index, position: position, definition: false)
           target = position
         } else {
           var notes: [DiagnosticNote] = []

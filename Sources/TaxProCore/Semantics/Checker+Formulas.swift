@@ -58,9 +58,7 @@ extension Checker {
           notes: [DiagnosticNote(.note, "first declared here", span: previous)])
       }
       if manyParameters { seen[parameter.name.name] = parameter.name.span }
-      let symbol = record(
-        parameter.name.span, .formulaParameter(formula: declaration.name.name, name: parameter.name.name),
-        definition: true)
+      let symbol = recordParameter(parameter.name.span, formula: index, position: position, definition: true)
       // `resolveSignature` reported an unknown type; a known one is recorded here (no written name means `.error`).
       if type != .error { record(parameter.type.span, .type(type)) }
       var lower: TypedExpression? = nil

@@ -90,6 +90,9 @@ public final class Checker {
   @exclusivity(unchecked) var symbolTable: SymbolTableBuilder
   /// The symbol ids of formulas by index, -1 until first needed (a whole check; empty otherwise).
   @exclusivity(unchecked) var formulaSymbols: [Int32] = []
+  /// The symbol ids of formulas' parameters by formula index and position, empty until first needed (a whole check;
+  /// no list at all otherwise). See `FormulaSymbolIDs`.
+  @exclusivity(unchecked) var parameterSymbols: [[Int32]] = []
   let recordOccurrences: Bool
 
   var formulaDeclarations: [FormulaDeclaration] = []
@@ -297,11 +300,44 @@ public final class Checker {
     }
     var id = formulaSymbols[index]
     if id < 0 {
-      id = symbolTable.id(.formula(name))
+      // Only here does a whole check number a formula: a new id, found later through `FormulaSymbolIDs`.
+      id = symbolTable.append(.formula(name))
       formulaSymbols[index] = id
     }
     occurrences.append(
       StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: definition))
+  }
+
+  /// Records the definition or a named use of the formula's parameter at `position`, numbering its formula's
+  /// parameters once (a whole check; see `FormulaSymbolIDs`). Returns the symbol's id.
+  @discardableResult
+  func recordParameter(_ span: Span, formula index: Int, position: Int, definition: Bool) -> Int32 {
+    guard recordOccurrences else { return -1 }
+    let declaration = formulaDeclarations[index]
+    guard index < parameterSymbols.count else {
+      return record(
+        span, .formulaParameter(formula: declaration.name.name, name: declaration.parameters[position].name.name),
+        definition: definition)
+    }
+    if parameterSymbols[index].isEmpty {
+      var ids: [Int32] = []
+      ids.reserveCapacity(declaration.parameters.count)
+      var firstOfName: [String: Int32] = [:]
+      let many = declaration.parameters.count > Scope.linearLimit
+      for (at, parameter) in declaration.parameters.enumerated() {
+        let name = parameter.name.name
+        // A name declared again (reported) is the same symbol as its first declaration.
+        let earlier =
+          many ? firstOfName[name] : declaration.parameters[..<at].firstIndex { $0.name.name == name }.map { ids[$0] }
+        let id = earlier ?? symbolTable.append(.formulaParameter(formula: declaration.name.name, name: name))
+        if many && earlier == nil { firstOfName[name] = id }
+        ids.append(id)
+      }
+      parameterSymbols[index] = ids
+    }
+    let id = parameterSymbols[index][position]
+    occurrences.append(StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: definition))
+    return id
   }
 
   func text(of span: Span) -> String { sources[span.file]?.text(of: span) ?? "" }
@@ -445,7 +481,13 @@ public final class Checker {
       sources: sources, trees: trees, formulas: finishedFormulas, formulaIndex: formulaIndex,
       constants: finishedConstants, constantIndex: constantIndex, jurisdictions: jurisdictions,
       provinceCodes: provinceCodes, interfaces: interfaces, tests: tests, diagnostics: diagnostics,
-      occurrences: occurrences, symbols: symbolTable.finish(),
+      occurrences: occurrences,
+      symbols: symbolTable.finish(
+        formulaIDs: formulaSymbols.isEmpty
+          ? nil
+          : FormulaSymbolIDs(
+            formulaIndex: formulaIndex, formulas: formulaSymbols, parameters: parameterSymbols,
+            declarations: formulaDeclarations)),
       tables: CheckerTables(
         formulaDeclarations: formulaDeclarations, formulaParameterTypes: formulaParameterTypes,
         formulaDeclaredReturn: formulaDeclaredReturn, constantDeclarations: constantDeclarations,
@@ -559,6 +601,7 @@ public final class Checker {
     constantEdges = Array(repeating: [], count: constantDeclarations.count)
     formulas = Array(repeating: nil, count: formulaDeclarations.count)
     formulaSymbols = Array(repeating: -1, count: formulaDeclarations.count)
+    parameterSymbols = Array(repeating: [], count: formulaDeclarations.count)
     constantStates = Array(repeating: .pending, count: constantDeclarations.count)
     constants = Array(repeating: nil, count: constantDeclarations.count)
   }

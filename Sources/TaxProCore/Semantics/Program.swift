@@ -233,6 +233,35 @@ extension Span {
   static let nowhere = Span(file: FileID(-1), start: 0, end: 0)
 }
 
+/// The ids of a whole check's formulas and their parameters, kept by position rather than hashed: a large program
+/// has thousands, and hashing each (two names for a parameter) cost the language server's open more than the rest of
+/// numbering its symbols. A query finds them by name through the program's formula index.
+struct FormulaSymbolIDs: Sendable {
+  let formulaIndex: [String: Int]
+  /// Formula index → its symbol's id; -1 when it has none.
+  let formulas: [Int32]
+  /// Formula index → its parameters' ids by position (a parameter declared again shares the first one's); empty
+  /// when none is numbered.
+  let parameters: [[Int32]]
+  let declarations: [FormulaDeclaration]
+
+  func id(of symbol: Symbol) -> Int32? {
+    switch symbol {
+    case .formula(let name):
+      guard let index = formulaIndex[name], index < formulas.count, formulas[index] >= 0 else { return nil }
+      return formulas[index]
+    case .formulaParameter(let formula, let name):
+      guard let index = formulaIndex[formula], index < parameters.count, index < declarations.count,
+        let position = declarations[index].parameters.firstIndex(where: { $0.name.name == name }),
+        position < parameters[index].count
+      else { return nil }
+      return parameters[index][position]
+    default:
+      return nil
+    }
+  }
+}
+
 /// The symbols of a program's occurrences, numbered from 0. A program re-checked from another adds a layer on top of
 /// the other's table for the symbols it wrote first; ids stay the same through the layers.
 final class SymbolTable: Sendable {
@@ -241,14 +270,17 @@ final class SymbolTable: Sendable {
   let base: Int
   let symbols: [Symbol]
   let ids: [Symbol: Int32]
+  /// The whole check's formulas and parameters, which are not in `ids` (the bottom layer only).
+  let formulaIDs: FormulaSymbolIDs?
   /// Layers below this one: a chain that grows too long is flattened.
   let depth: Int
 
-  init(parent: SymbolTable?, symbols: [Symbol], ids: [Symbol: Int32]) {
+  init(parent: SymbolTable?, symbols: [Symbol], ids: [Symbol: Int32], formulaIDs: FormulaSymbolIDs? = nil) {
     self.parent = parent
     self.base = parent?.count ?? 0
     self.symbols = symbols
     self.ids = ids
+    self.formulaIDs = formulaIDs
     self.depth = parent.map { $0.depth + 1 } ?? 0
   }
 
@@ -263,7 +295,7 @@ final class SymbolTable: Sendable {
   func id(of symbol: Symbol) -> Int32? {
     var table: SymbolTable? = self
     while let current = table {
-      if let id = current.ids[symbol] { return id }
+      if let id = current.ids[symbol] ?? current.formulaIDs?.id(of: symbol) { return id }
       table = current.parent
     }
     return nil
@@ -351,6 +383,14 @@ struct SymbolTableBuilder {
   /// default when the key is missing, hashing the key once.
   private static func value(_ value: inout Int32) -> Int32 { value }
 
+  /// Numbers a symbol that has no id yet, without hashing it: a whole check's formulas and parameters, which the
+  /// finished table finds through `FormulaSymbolIDs` (the caller numbers each once).
+  mutating func append(_ symbol: Symbol) -> Int32 {
+    let id = Int32(truncatingIfNeeded: (parent?.count ?? 0) + symbols.count)
+    symbols.append(symbol)
+    return id
+  }
+
   /// The stored form of an occurrence.
   mutating func store(_ span: Span, _ symbol: Symbol, definition: Bool, jurisdiction: String?) -> StoredOccurrence {
     var place = Span.nowhere
@@ -365,8 +405,8 @@ struct SymbolTableBuilder {
   }
 
   /// The table: the parent itself when nothing was added; one layer in place of many when the chain is long.
-  func finish() -> SymbolTable {
-    guard let parent else { return SymbolTable(parent: nil, symbols: symbols, ids: ids) }
+  func finish(formulaIDs: FormulaSymbolIDs? = nil) -> SymbolTable {
+    guard let parent else { return SymbolTable(parent: nil, symbols: symbols, ids: ids, formulaIDs: formulaIDs) }
     if symbols.isEmpty { return parent }
     guard parent.depth + 1 >= SymbolTableBuilder.maximumDepth else {
       return SymbolTable(parent: parent, symbols: symbols, ids: ids)
@@ -385,7 +425,8 @@ struct SymbolTableBuilder {
     }
     allSymbols.append(contentsOf: symbols)
     allIDs.merge(ids) { old, _ in old }
-    return SymbolTable(parent: nil, symbols: allSymbols, ids: allIDs)
+    // Only the bottom layer (a whole check's) finds symbols by position; the layers above hashed theirs.
+    return SymbolTable(parent: nil, symbols: allSymbols, ids: allIDs, formulaIDs: layers.last?.formulaIDs)
   }
 }
 
