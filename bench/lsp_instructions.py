@@ -4,7 +4,8 @@ machine, for comparing two builds of `taxpro lsp` (this one and a baseline) requ
 The client of `bench/run.py` (`lsp_client.py`) drives `taxpro lsp` under `valgrind --tool=callgrind`: initialize,
 initialized, didOpen of the generated formula file (`generate.taxpro_formulas`, four lines a formula) and its
 diagnostics, then N requests of one kind at the place `run.py` measures them (completion after `ON.`, hover on a province
-code), shutdown, exit. The run is made twice, with N = 0 and N = --requests, and the difference of the two totals divided
+code; or N keystrokes, `typing` near the top of the document and `typing-middle` in its middle, see `type_digits`),
+shutdown, exit. The run is made twice, with N = 0 and N = --requests, and the difference of the two totals divided
 by N is the cost of one request, from reading it to writing its answer; the N = 0 run's total is the start-up plus the
 open. The first request of a kind also pays one-time costs (the Swift runtime looks up conformances and instantiates
 generic types the first time they are used): `--warmup W` sends W requests in both runs, so the difference is the
@@ -52,6 +53,9 @@ def count(binary: Path, workspace: Path, kind: str, requests: int, text: str, ou
             "uri": uri, "languageId": "taxpro", "version": 1, "text": text}})
         client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                     and m["params"]["uri"] == uri and m["params"].get("version") in (None, 1), timeout=600)
+        if kind.startswith("typing"):
+            type_digits(client, uri, text, kind, requests)
+            requests = 0
         position = run.probe_positions("taxpro", text)["complete" if kind == "completion" else "hover"]
         method = "textDocument/completion" if kind == "completion" else "textDocument/hover"
         for _ in range(requests):
@@ -67,6 +71,25 @@ def count(binary: Path, workspace: Path, kind: str, requests: int, text: str, ou
     if not match:
         raise SystemExit(f"no totals in {out}")
     return int(match.group(1))
+
+
+def type_digits(client: lsp_client.LspClient, uri: str, text: str, kind: str, keystrokes: int):
+    """Keystrokes of `run.py`'s *typing*: a digit typed before one in the document (everything after it moves by a
+    character), then deleted, each until its diagnostics. `typing` types in the first formula's `let` line (every
+    later declaration moves: the worst case), `typing-middle` where `run.py` does, in the middle of the document."""
+    lines = text.split("\n")
+    line = 2 if kind == "typing" else run.probe_positions("taxpro", text)["edit"][0]
+    column = re.search(r"\d", lines[line]).start()
+    for keystroke in range(keystrokes):
+        inserting = keystroke % 2 == 0
+        version = keystroke + 2
+        client.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": {"line": line, "character": column},
+                                          "end": {"line": line, "character": column if inserting else column + 1}},
+                                "text": "7" if inserting else ""}]})
+        client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                    and m["params"]["uri"] == uri and m["params"].get("version") == version, timeout=600)
 
 
 def main():

@@ -141,6 +141,78 @@ import TestSupport
     }
   }
 
+  @Test func typingNearTheTopMovesLaterFormulasWithoutRebuildingThem() {
+    onLargeStack { Self.typeNearTheTop() }
+  }
+
+  /// A digit typed in the first formula's body, then deleted: every later formula moves by a character and back.
+  /// The re-parse and the re-check must equal a fresh parse and check, field by field (as queries read them, and as
+  /// `dump` shows them), and the moved formulas must still share their fields with the previous tree and program:
+  /// moving them costs the same however large they are.
+  static func typeNearTheTop() {
+    let library = StandardLibrary.trees()
+    let text = EditScenarios.formulas(120)
+    var bytes = Array(text.utf8)
+    let id = FileID(library.count)
+    var tree = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: bytes))
+    var program = Checker.check(library + [tree])
+    let marker = Array("rate + $".utf8)
+    guard
+      let found = (0..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<($0 + marker.count)]) == marker })
+    else {
+      Issue.record("no digit")
+      return
+    }
+    let digit = found + marker.count
+    for (step, inserting) in [true, false].enumerated() {
+      if inserting { bytes.insert(UInt8(ascii: "7"), at: digit) } else { bytes.remove(at: digit) }
+      let reparse = Parser.reparse(tree, as: SourceFile(id: id, name: "doc.tax", bytes: bytes))
+      let fresh = Checker.check(library + [reparse.tree])
+      guard let rechecked = Checker.recheck(program, after: reparse) else {
+        Issue.record("keystroke \(step) was not re-checked")
+        return
+      }
+      #expect(ProgramDump.program(rechecked, files: [id]) == ProgramDump.program(fresh, files: [id]))
+      #expect(ProgramDump.tables(rechecked, file: id) == ProgramDump.tables(fresh, file: id))
+      let freshTree = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: bytes))
+      var moved = 0
+      for (index, origin) in reparse.origins.enumerated() {
+        guard let origin, case .formula(let formula) = reparse.tree.declarations[index],
+          case .formula(let old) = tree.declarations[origin], case .formula(let expected) = freshTree.declarations[index]
+        else { continue }
+        // Each field as read, against the fresh parse's.
+        #expect(formula.span == expected.span && formula.name.span == expected.name.span)
+        #expect(ProgramDump.text(formula.parameters) == ProgramDump.text(expected.parameters))
+        #expect(ProgramDump.text(formula.lets) == ProgramDump.text(expected.lets))
+        #expect(ProgramDump.text(formula.result) == ProgramDump.text(expected.result))
+        #expect(ProgramDump.text(formula.documentation) == ProgramDump.text(expected.documentation))
+        if formula.span.start > digit + 1 {
+          #expect(Self.sameFields(formula, old), "formula \(formula.name.name) was rebuilt")
+          moved += 1
+        }
+      }
+      #expect(moved > 100)
+      for (index, formula) in rechecked.formulas.enumerated() where formula.span.file == id && formula.span.start > digit + 1 {
+        let expected = fresh.formulas[index]
+        #expect(formula.nameSpan == expected.nameSpan && formula.span == expected.span)
+        #expect(ProgramDump.text(formula.parameters) == ProgramDump.text(expected.parameters))
+        #expect(ProgramDump.text(formula.lets) == ProgramDump.text(expected.lets))
+        #expect(ProgramDump.text(formula.result) == ProgramDump.text(expected.result))
+        #expect(Self.sameFields(formula, program.formulas[index]), "checked formula \(formula.name) was rebuilt")
+      }
+      program = rechecked
+      tree = reparse.tree
+    }
+    // Typed and deleted: back where everything started, with nothing left to move.
+    #expect(ProgramDump.tree(tree) == ProgramDump.tree(Parser.parse(SourceFile(id: id, name: "doc.tax", text: text))))
+    for case .formula(let formula) in tree.declarations { #expect(formula.offset == 0) }
+  }
+
+  /// Whether two values share one buffer of fields.
+  static func sameFields<Fields>(_ a: CopyOnWrite<Fields>, _ b: CopyOnWrite<Fields>) -> Bool {
+    a.storage.withUnsafeBufferPointer { a in b.storage.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+  }
+
   @Test func symbolsAddedByManyRechecksStayFindable() {
     onLargeStack { Self.renameLetsOneByOne() }
   }

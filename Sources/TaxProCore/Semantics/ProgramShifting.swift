@@ -57,24 +57,9 @@ struct SpanShift {
   }
 
   func callAsFunction(_ formula: FormulaInfo) -> FormulaInfo {
+    // Moved lazily (see `CopyOnWrite`): all of a formula's spans are in its file, after its start.
     guard moves(formula.span) else { return formula }
-    var moved = formula
-    moved.nameSpan = self(formula.nameSpan)
-    moved.documentation = self(formula.documentation)
-    moved.parameters = formula.parameters.map { parameter in
-      var parameter = parameter
-      parameter.nameSpan = self(parameter.nameSpan)
-      parameter.documentation = self(parameter.documentation)
-      parameter.lower = parameter.lower.map { self($0) }
-      parameter.upper = parameter.upper.map { self($0) }
-      parameter.defaultValue = parameter.defaultValue.map { self($0) }
-      parameter.span = self(parameter.span)
-      return parameter
-    }
-    moved.lets = formula.lets.map { self($0) }
-    moved.result = self(formula.result)
-    moved.span = self(formula.span)
-    return moved
+    return formula.shifted(by: delta)
   }
 
   func callAsFunction(_ step: LetStep) -> LetStep {
@@ -144,10 +129,48 @@ struct SpanShift {
   }
 }
 
-extension TypedExpression {
+extension TypedExpression: Shiftable {
   /// The same checked tree with every span `delta` bytes later (all of a declaration's spans are in its file).
-  func shifted(by delta: Int) -> TypedExpression {
+  public func shifted(by delta: Int) -> TypedExpression {
     var moved = mapChildren { $0.shifted(by: delta) }
+    moved.span = span.shifted(by: delta)
+    return moved
+  }
+}
+
+extension FormulaParameter: Shiftable {
+  public func shifted(by delta: Int) -> FormulaParameter {
+    var moved = self
+    moved.nameSpan = nameSpan.shifted(by: delta)
+    moved.documentation = documentation.shifted(by: delta)
+    moved.span = span.shifted(by: delta)
+    if var extras = extras.first {
+      extras.lower = extras.lower?.shifted(by: delta)
+      extras.upper = extras.upper?.shifted(by: delta)
+      extras.defaultValue = extras.defaultValue?.shifted(by: delta)
+      moved.extras = [extras]
+    }
+    return moved
+  }
+}
+
+extension LetStep: Shiftable {
+  public func shifted(by delta: Int) -> LetStep {
+    var moved = self
+    moved.nameSpan = nameSpan.shifted(by: delta)
+    moved.value = value.shifted(by: delta)
+    return moved
+  }
+}
+
+extension FormulaFields: Shiftable {
+  public func shifted(by delta: Int) -> FormulaFields {
+    var moved = self
+    moved.nameSpan = nameSpan.shifted(by: delta)
+    moved.documentation = documentation.shifted(by: delta)
+    moved.parameters = parameters.shifted(by: delta)
+    moved.lets = lets.shifted(by: delta)
+    moved.result = result.shifted(by: delta)
     moved.span = span.shifted(by: delta)
     return moved
   }

@@ -1,8 +1,9 @@
 /// Syntax moved by an edit earlier in its file: the same nodes with every span `delta` bytes later (or earlier).
-/// A re-parse keeps the declarations after an edit this way instead of parsing them again.
+/// A re-parse keeps the declarations after an edit this way instead of parsing them again; a formula (the common
+/// declaration, and the large one) is moved lazily, in O(1), by `CopyOnWrite`.
 
-extension Span {
-  func shifted(by delta: Int) -> Span {
+extension Span: Shiftable {
+  public func shifted(by delta: Int) -> Span {
     var span = self
     span.storedStart = Int32(truncatingIfNeeded: Int(storedStart) + delta)
     span.storedEnd = Int32(truncatingIfNeeded: Int(storedEnd) + delta)
@@ -10,20 +11,20 @@ extension Span {
   }
 }
 
-extension Identifier {
-  func shifted(by delta: Int) -> Identifier { Identifier(name, span: span.shifted(by: delta)) }
+extension Identifier: Shiftable {
+  public func shifted(by delta: Int) -> Identifier { Identifier(name, span: span.shifted(by: delta)) }
 }
 
-extension Documentation {
-  func shifted(by delta: Int) -> Documentation {
+extension Documentation: Shiftable {
+  public func shifted(by delta: Int) -> Documentation {
     guard var fields = storage.first, let span = fields.span else { return self }
     fields.span = span.shifted(by: delta)
     return Documentation(fields)
   }
 }
 
-extension Expression {
-  func shifted(by delta: Int) -> Expression {
+extension Expression: Shiftable {
+  public func shifted(by delta: Int) -> Expression {
     let kind: ExpressionKind
     switch self.kind {
     case .number, .money, .rate, .text, .bool, .name, .federal, .missing: kind = self.kind
@@ -56,29 +57,38 @@ extension BracketRow {
   }
 }
 
-extension TypeAnnotation {
-  func shifted(by delta: Int) -> TypeAnnotation { TypeAnnotation(name: name, span: span.shifted(by: delta)) }
+extension TypeAnnotation: Shiftable {
+  public func shifted(by delta: Int) -> TypeAnnotation { TypeAnnotation(name: name, span: span.shifted(by: delta)) }
 }
 
-extension RangeConstraint {
-  func shifted(by delta: Int) -> RangeConstraint {
+extension RangeConstraint: Shiftable {
+  public func shifted(by delta: Int) -> RangeConstraint {
     RangeConstraint(lower: lower.shifted(by: delta), upper: upper.shifted(by: delta), span: span.shifted(by: delta))
   }
 }
 
-extension Parameter {
-  func shifted(by delta: Int) -> Parameter {
+extension Parameter: Shiftable {
+  public func shifted(by delta: Int) -> Parameter {
     Parameter(
       documentation: documentation.shifted(by: delta), name: name.shifted(by: delta), type: type.shifted(by: delta),
       range: range?.shifted(by: delta), defaultValue: defaultValue?.shifted(by: delta), span: span.shifted(by: delta))
   }
 }
 
-extension LetBinding {
-  func shifted(by delta: Int) -> LetBinding {
+extension LetBinding: Shiftable {
+  public func shifted(by delta: Int) -> LetBinding {
     LetBinding(
       name: name.shifted(by: delta), type: type?.shifted(by: delta), value: value.shifted(by: delta),
       span: span.shifted(by: delta))
+  }
+}
+
+extension FormulaSyntax: Shiftable {
+  public func shifted(by delta: Int) -> FormulaSyntax {
+    FormulaSyntax(
+      documentation: documentation.shifted(by: delta), name: name.shifted(by: delta),
+      parameters: parameters.shifted(by: delta), returnType: returnType?.shifted(by: delta),
+      lets: lets.shifted(by: delta), result: result.shifted(by: delta), span: span.shifted(by: delta))
   }
 }
 
@@ -86,12 +96,8 @@ extension Declaration {
   func shifted(by delta: Int) -> Declaration {
     switch self {
     case .formula(let formula):
-      return .formula(
-        FormulaDeclaration(.init(
-          documentation: formula.documentation.shifted(by: delta), name: formula.name.shifted(by: delta),
-          parameters: formula.parameters.map { $0.shifted(by: delta) },
-          returnType: formula.returnType?.shifted(by: delta), lets: formula.lets.map { $0.shifted(by: delta) },
-          result: formula.result.shifted(by: delta), span: formula.span.shifted(by: delta))))
+      // Moved lazily: its fields are moved when read (see `CopyOnWrite`).
+      return .formula(formula.shifted(by: delta))
     case .constant(let constant):
       return .constant(
         ConstantDeclaration(
