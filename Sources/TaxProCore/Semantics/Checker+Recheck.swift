@@ -89,32 +89,20 @@ extension Checker {
 
     // The syntax the checker keeps, taken from the new tree: the changed declarations and those the edit moved.
     let shift = SpanShift(file: file, from: edit.oldEnd, delta: edit.delta)
+    // Those the edit moved are the old ones moved (`Parser.reparse` kept them so), or they are changed below. Moving
+    // a formula's declaration is O(1) (`CopyOnWrite`).
     var formulaDeclarations = tables.formulaDeclarations
     var constantDeclarations = tables.constantDeclarations
     var jurisdictionDeclarations = tables.jurisdictionDeclarations
     if !shift.isIdentity {
-      for (index, origin) in reparse.origins.enumerated() {
-        guard let origin else { continue }
-        switch (oldTree.declarations[origin], tree.declarations[index]) {
-        case (.formula(let before), .formula(let after)) where shift.moves(before.span):
-          if let registered = program.formulaIndex[before.name.name],
-            formulaDeclarations[registered].span == before.span
-          {
-            formulaDeclarations[registered] = after
-          }
-        case (.constant(let before), .constant(let after)) where shift.moves(before.span):
-          if let registered = program.constantIndex[before.binding.name.name],
-            constantDeclarations[registered].span == before.span
-          {
-            constantDeclarations[registered] = after
-          }
-        case (.jurisdiction(let before), .jurisdiction(let after)) where shift.moves(before.span):
-          if jurisdictionDeclarations[before.code.name]?.span == before.span {
-            jurisdictionDeclarations[before.code.name] = after
-          }
-        default:
-          break
-        }
+      for index in formulaDeclarations.indices where shift.moves(formulaDeclarations[index].span) {
+        formulaDeclarations[index] = formulaDeclarations[index].shifted(by: edit.delta)
+      }
+      for index in constantDeclarations.indices where shift.moves(constantDeclarations[index].span) {
+        constantDeclarations[index] = constantDeclarations[index].shifted(by: edit.delta)
+      }
+      for (code, declaration) in jurisdictionDeclarations where shift.moves(declaration.span) {
+        jurisdictionDeclarations[code] = declaration.shifted(by: edit.delta)
       }
     }
     for change in changes {

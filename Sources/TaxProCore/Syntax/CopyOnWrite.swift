@@ -20,13 +20,17 @@ public struct CopyOnWrite<Fields: Shiftable> {
   /// The fields where they are now.
   @inlinable public var fields: Fields { offset == 0 ? storage[0] : storage[0].shifted(by: Int(offset)) }
 
+  // Always inlined, so that the key path, a constant where a field is read, becomes a plain load (called, the
+  // generic projection costs a hundred instructions and more per read).
   @inlinable public subscript<Value: PositionFree>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
-    get { storage[0][keyPath: field] }
+    @inline(__always) get { storage[0][keyPath: field] }
     set { storage[0][keyPath: field] = newValue }
   }
 
   @inlinable public subscript<Value: Shiftable>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
-    get { offset == 0 ? storage[0][keyPath: field] : storage[0][keyPath: field].shifted(by: Int(offset)) }
+    @inline(__always) get {
+      offset == 0 ? storage[0][keyPath: field] : storage[0][keyPath: field].shifted(by: Int(offset))
+    }
     set {
       settle()
       storage[0][keyPath: field] = newValue

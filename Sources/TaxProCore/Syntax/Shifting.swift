@@ -92,17 +92,37 @@ extension FormulaSyntax: Shiftable {
   }
 }
 
+extension ConstantDeclaration {
+  func shifted(by delta: Int) -> ConstantDeclaration {
+    ConstantDeclaration(
+      documentation: documentation.shifted(by: delta), binding: binding.shifted(by: delta), span: span.shifted(by: delta))
+  }
+}
+
+extension JurisdictionDeclaration {
+  func shifted(by delta: Int) -> JurisdictionDeclaration {
+    JurisdictionDeclaration(
+      documentation: documentation.shifted(by: delta), kind: kind,
+      code: code.shifted(by: delta), fullName: fullName,
+      years: years.map { block in
+        YearBlock(
+          year: block.year, yearSpan: block.yearSpan.shifted(by: delta),
+          definitions: block.definitions.map { definition in
+            ParameterDefinition(
+              documentation: definition.documentation.shifted(by: delta), name: definition.name.shifted(by: delta),
+              value: definition.value.shifted(by: delta), span: definition.span.shifted(by: delta))
+          }, span: block.span.shifted(by: delta))
+      }, span: span.shifted(by: delta))
+  }
+}
+
 extension Declaration {
   func shifted(by delta: Int) -> Declaration {
     switch self {
     case .formula(let formula):
       // Moved lazily: its fields are moved when read (see `CopyOnWrite`).
       return .formula(formula.shifted(by: delta))
-    case .constant(let constant):
-      return .constant(
-        ConstantDeclaration(
-          documentation: constant.documentation.shifted(by: delta), binding: constant.binding.shifted(by: delta),
-          span: constant.span.shifted(by: delta)))
+    case .constant(let constant): return .constant(constant.shifted(by: delta))
     case .test(let test):
       return .test(
         TestDeclaration(
@@ -123,20 +143,7 @@ extension Declaration {
               documentation: member.documentation.shifted(by: delta), name: member.name.shifted(by: delta),
               type: member.type.shifted(by: delta), span: member.span.shifted(by: delta))
           }, span: interface.span.shifted(by: delta)))
-    case .jurisdiction(let jurisdiction):
-      return .jurisdiction(
-        JurisdictionDeclaration(
-          documentation: jurisdiction.documentation.shifted(by: delta), kind: jurisdiction.kind,
-          code: jurisdiction.code.shifted(by: delta), fullName: jurisdiction.fullName,
-          years: jurisdiction.years.map { block in
-            YearBlock(
-              year: block.year, yearSpan: block.yearSpan.shifted(by: delta),
-              definitions: block.definitions.map { definition in
-                ParameterDefinition(
-                  documentation: definition.documentation.shifted(by: delta), name: definition.name.shifted(by: delta),
-                  value: definition.value.shifted(by: delta), span: definition.span.shifted(by: delta))
-              }, span: block.span.shifted(by: delta))
-          }, span: jurisdiction.span.shifted(by: delta)))
+    case .jurisdiction(let jurisdiction): return .jurisdiction(jurisdiction.shifted(by: delta))
     case .expression(let expression):
       return .expression(expression.shifted(by: delta))
     }
