@@ -121,13 +121,7 @@ import TestSupport
     let id = FileID(library.count)
     let tree = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: bytes))
     let program = Checker.check(library + [tree])
-    // The first digit of the money amount in a `let base = income * rate + $…` line past the middle.
-    let marker = Array("rate + $".utf8)
-    let middle = bytes.count / 2
-    guard
-      let found = (middle..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<($0 + marker.count)]) == marker }),
-      let digit = (found + marker.count..<bytes.count).first(where: { bytes[$0] >= 48 && bytes[$0] <= 57 })
-    else {
+    guard let digit = moneyDigit(in: bytes, from: bytes.count / 2) else {
       Issue.record("no digit")
       return
     }
@@ -139,6 +133,15 @@ import TestSupport
       let fresh = Checker.check(library + [reparse.tree])
       #expect(ProgramDump.program(rechecked, files: [id]) == ProgramDump.program(fresh, files: [id]))
     }
+  }
+
+  /// The first digit of the money amount in a `let base = income * rate + $…` line from `offset` on.
+  static func moneyDigit(in bytes: [UInt8], from offset: Int) -> Int? {
+    let marker = Array("rate + $".utf8)
+    guard
+      let found = (offset..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<($0 + marker.count)]) == marker })
+    else { return nil }
+    return (found + marker.count..<bytes.count).first(where: { bytes[$0] >= 48 && bytes[$0] <= 57 })
   }
 
   @Test func typingNearTheTopMovesLaterFormulasWithoutRebuildingThem() {
@@ -156,14 +159,10 @@ import TestSupport
     let id = FileID(library.count)
     var tree = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: bytes))
     var program = Checker.check(library + [tree])
-    let marker = Array("rate + $".utf8)
-    guard
-      let found = (0..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<($0 + marker.count)]) == marker })
-    else {
+    guard let digit = moneyDigit(in: bytes, from: 0) else {
       Issue.record("no digit")
       return
     }
-    let digit = found + marker.count
     for (step, inserting) in [true, false].enumerated() {
       if inserting { bytes.insert(UInt8(ascii: "7"), at: digit) } else { bytes.remove(at: digit) }
       let reparse = Parser.reparse(tree, as: SourceFile(id: id, name: "doc.tax", bytes: bytes))
