@@ -315,19 +315,10 @@ extension Checker {
     fixes.append(Fix(title: "Write '\(full)'", replacements: [TextReplacement(span: replaced, text: suggestion)]))
   }
 
-  /// Where digits grouped by commas end when the number at `span` is their first group (1 to 3 digits, then `,ddd`
-  /// once or more, as in `85,000`); nil when it is not.
+  /// Where digits grouped by commas end when the number at `span` is their first group (`Lexer.groupedDigitsEnd`).
   func groupedDigitsEnd(after span: Span) -> Int? {
-    guard let bytes = sources[span.file]?.bytes, span.end <= bytes.count, span.end - span.start <= 3,
-      bytes[span.start..<span.end].allSatisfy(Lexer.isDigit)
-    else { return nil }
-    var end = span.end
-    while end + 3 < bytes.count, bytes[end] == UInt8(ascii: ","), bytes[(end + 1)...(end + 3)].allSatisfy(Lexer.isDigit),
-      end + 4 == bytes.count || !Lexer.isDigit(bytes[end + 4])
-    {
-      end += 4
-    }
-    return end > span.end ? end : nil
+    guard let bytes = sources[span.file]?.bytes else { return nil }
+    return Lexer.groupedDigitsEnd(in: bytes, firstGroup: span.start..<span.end)
   }
 
   // MARK: Conditionals and tables

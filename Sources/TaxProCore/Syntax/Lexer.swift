@@ -102,7 +102,8 @@ public struct Lexer {
     return position < bytes.count ? bytes[position] : 0
   }
 
-  static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+  /// Whether `byte` is an ASCII digit.
+  public static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
   static func isIdentifierStart(_ byte: UInt8) -> Bool {
     (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95
   }
@@ -187,6 +188,22 @@ public struct Lexer {
   /// Digits with `_` separators; returns whether any separator was misplaced.
   mutating func scanDigits() {
     while index < bytes.count, Lexer.isDigit(bytes[index]) || bytes[index] == 95 { index += 1 }
+  }
+
+  /// Where digits grouped by commas end when the digits at `firstGroup` are their first group: 1 to 3 digits, then
+  /// `,ddd` once or more, as in `85,000` (read as the numbers 85 and 000, a `$` forgotten or eaten by a shell); nil
+  /// when they are not.
+  public static func groupedDigitsEnd(in bytes: [UInt8], firstGroup: Range<Int>) -> Int? {
+    guard firstGroup.lowerBound >= 0, firstGroup.upperBound <= bytes.count, !firstGroup.isEmpty, firstGroup.count <= 3,
+      bytes[firstGroup].allSatisfy(isDigit)
+    else { return nil }
+    var end = firstGroup.upperBound
+    while end + 3 < bytes.count, bytes[end] == UInt8(ascii: ","), bytes[(end + 1)...(end + 3)].allSatisfy(isDigit),
+      end + 4 == bytes.count || !isDigit(bytes[end + 4])
+    {
+      end += 4
+    }
+    return end > firstGroup.upperBound ? end : nil
   }
 
   /// Why a number may start with a zero: digits grouped with commas (`max(1,000)` is `max(1, 000)`), or a shell

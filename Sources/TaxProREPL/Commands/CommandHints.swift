@@ -6,15 +6,24 @@ extension REPL {
   /// its commands, which start with ':'. A name the session or the library defines is never unknown, so it never
   /// gets the note.
   public static func withCommandHints(_ diagnostics: [Diagnostic], input text: String) -> [Diagnostic] {
+    withNameHints(diagnostics, input: text, hint: commandHint)
+  }
+
+  /// `diagnostics` of the line `text`, each unknown name's with the help `hint` gives for the name (its word, where it
+  /// is in the line, the line's UTF-8), put first; front ends say what the checker cannot know.
+  public static func withNameHints(
+    _ diagnostics: [Diagnostic], input text: String, hint: (String, Range<Int>, [UInt8]) -> String?
+  ) -> [Diagnostic] {
     let bytes = Array(text.utf8)
     return diagnostics.map { diagnostic in
-      guard diagnostic.code == .unknownName, diagnostic.span.start >= 0, diagnostic.span.start < diagnostic.span.end,
-        diagnostic.span.end <= bytes.count
-      else { return diagnostic }
-      let word = String(decoding: bytes[diagnostic.span.start..<diagnostic.span.end], as: UTF8.self)
-      guard diagnostic.message.hasSuffix("'\(word)'"),
-        let note = commandHint(word: word, at: diagnostic.span.start..<diagnostic.span.end, in: bytes)
-      else { return diagnostic }
+      let span = diagnostic.span
+      guard diagnostic.code == .unknownName, span.start >= 0, span.start < span.end, span.end <= bytes.count else {
+        return diagnostic
+      }
+      let word = String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+      guard diagnostic.message.hasSuffix("'\(word)'"), let note = hint(word, span.start..<span.end, bytes) else {
+        return diagnostic
+      }
       var hinted = diagnostic
       hinted.notes.insert(DiagnosticNote(.help, note), at: 0)
       return hinted

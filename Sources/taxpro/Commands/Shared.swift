@@ -50,44 +50,28 @@ enum Commands {
   /// `diagnostics`, with a note on an unknown formula named like a command that takes an expression, when the
   /// expression is that call and nothing else.
   static func withCommandHints(_ diagnostics: [Diagnostic], expression: String) -> [Diagnostic] {
-    let bytes = Array(expression.utf8)
-    return diagnostics.map { diagnostic in
-      let span = diagnostic.span
-      guard diagnostic.code == .unknownName, span.start >= 0, span.start < span.end, span.end <= bytes.count else {
-        return diagnostic
+    REPL.withNameHints(diagnostics, input: expression) { word, range, bytes in
+      guard expressionCommands.contains(word), case .wholeCall(let argument) = NameUse.of(range, in: bytes) else {
+        return nil
       }
-      let word = String(decoding: bytes[span.start..<span.end], as: UTF8.self)
-      guard expressionCommands.contains(word), diagnostic.message.hasSuffix("'\(word)'"),
-        case .wholeCall(let argument) = NameUse.of(span.start..<span.end, in: bytes)
-      else { return diagnostic }
-      var hinted = diagnostic
-      hinted.notes.insert(
-        DiagnosticNote(.help, "'\(word)' is a command: taxpro \(word) \(Output.shellQuoted(argument))"), at: 0)
-      return hinted
+      return "'\(word)' is a command: taxpro \(word) \(Output.shellQuoted(argument))"
     }
   }
 
   /// Whether `text` has digits grouped by commas (`5,000`, `00,000`) with no `$` before them.
   static func hasBareGroupedDigits(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
-    let isDigit: (UInt8) -> Bool = { $0 >= 48 && $0 <= 57 }
     var index = 0
     while index < bytes.count {
-      guard isDigit(bytes[index]) else {
+      guard Lexer.isDigit(bytes[index]) else {
         index += 1
         continue
       }
       let start = index
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-      let before = start > 0 ? bytes[start - 1] : UInt8(ascii: " ")
-      let standsAlone = before != UInt8(ascii: "$") && before != UInt8(ascii: ".") && before != UInt8(ascii: "_")
-        && before != UInt8(ascii: ",") && !(before >= 65 && before <= 90) && !(before >= 97 && before <= 122)
-      if standsAlone, index - start <= 3, index + 3 < bytes.count, bytes[index] == UInt8(ascii: ","),
-        isDigit(bytes[index + 1]), isDigit(bytes[index + 2]), isDigit(bytes[index + 3]),
-        index + 4 == bytes.count || !isDigit(bytes[index + 4])
-      {
-        return true
-      }
+      while index < bytes.count, Lexer.isDigit(bytes[index]) { index += 1 }
+      let before = start > 0 ? Character(Unicode.Scalar(bytes[start - 1])) : " "
+      let standsAlone = !"$._,".contains(before) && !(before.isASCII && before.isLetter)
+      if standsAlone, Lexer.groupedDigitsEnd(in: bytes, firstGroup: start..<index) != nil { return true }
     }
     return false
   }
