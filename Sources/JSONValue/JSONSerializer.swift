@@ -99,7 +99,7 @@ extension JSON {
 
   /// The decimal digits of `value`, as `String(value)` writes them, without making the string: replies are full of
   /// small integers (line, character, kind).
-  static func serializeInteger(_ value: Int, into output: inout [UInt8]) {
+  @usableFromInline static func serializeInteger(_ value: Int, into output: inout [UInt8]) {
     if value >= 0, value < 10 {
       output.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
       return
@@ -122,7 +122,7 @@ extension JSON {
     }
   }
 
-  static func serializeString(_ string: String, into output: inout [UInt8]) {
+  @usableFromInline static func serializeString(_ string: String, into output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { bytes in

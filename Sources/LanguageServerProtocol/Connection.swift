@@ -97,6 +97,10 @@ public final class Connection: @unchecked Sendable {
   /// The body sizes of the queued items (from `queueHead`), and their sum, for the queue's bounds.
   private var queuedSizes: [Int] = []
   private var queuedBytes = 0
+  /// Whether the reader waits for room in the queue. The condition has two kinds of waiter, the worker (for an item)
+  /// and the reader (for room), at most one of each; this lets each side wake the other with `signal` alone, and
+  /// only when it waits.
+  private var readerWaitsForRoom = false
 
   /// The largest message body read; larger ones are skipped and answered with an error.
   public let maximumMessageSize: Int
@@ -204,8 +208,8 @@ public final class Connection: @unchecked Sendable {
       queuedSizes.removeSubrange(0..<queueHead)
       queueHead = 0
     }
-    // A reader waiting for room may go on.
-    condition.broadcast()
+    // A reader waiting for room may go on. (Only the reader waits while the worker runs.)
+    if readerWaitsForRoom { condition.signal() }
     return item
   }
 
@@ -217,13 +221,17 @@ public final class Connection: @unchecked Sendable {
     while waitsForRoom, !stopped, queue.count - queueHead > 0,
       queue.count - queueHead >= maximumQueuedMessages || queuedBytes + size > maximumQueuedBytes
     {
+      readerWaitsForRoom = true
       condition.wait()
+      readerWaitsForRoom = false
     }
     if case .request(let request) = item { pendingRequests.insert(request.id) }
     queue.append(item)
     queuedSizes.append(size)
     queuedBytes += size
-    condition.broadcast()
+    // From the reader, the only thread that can be waiting is the worker; a post from another thread may find the
+    // reader waiting for room too, and must wake the worker whichever of them `signal` would pick.
+    if waitsForRoom { condition.signal() } else { condition.broadcast() }
     condition.unlock()
   }
 

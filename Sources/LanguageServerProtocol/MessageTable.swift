@@ -12,7 +12,12 @@
 /// Handlers are unapplied methods (`(Handler) -> (Message) -> …`), so the table holds no reference to a handler and
 /// one table can serve any number of them.
 public struct MessageTable<Handler: AnyObject> {
-  private typealias RequestEntry = (Handler, RequestMessage, RequestContext) throws -> any Encodable
+  /// A request's entry: its typed result (for `handle`, which gives the `JSON` tree), and the same result written
+  /// as the reply's text, by the response type itself when it is `JSONWritable`.
+  private struct RequestEntry {
+    var result: (Handler, RequestMessage, RequestContext) throws -> any Encodable
+    var serialized: (Handler, RequestMessage, RequestContext) throws -> [UInt8]
+  }
   private typealias NotificationEntry = (Handler, NotificationMessage, Connection) throws -> Void
 
   private var requests: [String: RequestEntry] = [:]
@@ -26,11 +31,7 @@ public struct MessageTable<Handler: AnyObject> {
   public mutating func on<R: RequestType>(
     _ type: R.Type, options: (any Encodable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
   ) {
-    announce(R.self, options)
-    let decode = Self.decoder(R.self)
-    requests[R.method] = { handler, message, _ in
-      try handle(handler)(decode(message))
-    }
+    register(R.self, options, { handler, request, _ in try handle(handler)(request) }) { $0.serializedJSON() }
   }
 
   /// Answers `R` with `handle`, which also gets the request's context (cancellation, the connection).
@@ -38,11 +39,37 @@ public struct MessageTable<Handler: AnyObject> {
     _ type: R.Type, options: (any Encodable)? = nil,
     _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
   ) {
+    register(R.self, options, { handler, request, context in try handle(handler)(request, context) }) {
+      $0.serializedJSON()
+    }
+  }
+
+  /// As `on(_:options:_:)`, for a response that writes itself (`JSONWritable`): the latency path.
+  public mutating func on<R: RequestType>(
+    _ type: R.Type, options: (any Encodable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
+  ) where R.Response: JSONWritable {
+    register(R.self, options, { handler, request, _ in try handle(handler)(request) }) { $0.writtenJSON() }
+  }
+
+  /// As `on(_:options:_:)` with the request's context, for a response that writes itself (`JSONWritable`).
+  public mutating func on<R: RequestType>(
+    _ type: R.Type, options: (any Encodable)? = nil,
+    _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
+  ) where R.Response: JSONWritable {
+    register(R.self, options, { handler, request, context in try handle(handler)(request, context) }) {
+      $0.writtenJSON()
+    }
+  }
+
+  private mutating func register<R: RequestType>(
+    _ type: R.Type, _ options: (any Encodable)?, _ call: @escaping (Handler, R, RequestContext) throws -> R.Response,
+    serialize: @escaping (R.Response) -> [UInt8]
+  ) {
     announce(R.self, options)
     let decode = Self.decoder(R.self)
-    requests[R.method] = { handler, message, context in
-      try handle(handler)(decode(message), context)
-    }
+    requests[R.method] = RequestEntry(
+      result: { handler, message, context in try call(handler, decode(message), context) },
+      serialized: { handler, message, context in try serialize(call(handler, decode(message), context)) })
   }
 
   /// How the params of `R` are read, chosen once per entry: leniently or not (`LenientDecodable`), and, for a
@@ -98,11 +125,19 @@ public struct MessageTable<Handler: AnyObject> {
     try result(request, by: handler, context: context).toJSON()
   }
 
-  /// The typed result of a request (its `Response`), for the caller to encode: `toJSON()`, or
-  /// `serializedJSON()` for the reply's text in one pass. `MethodNotFound` for a method not in the table.
+  /// The typed result of a request (its `Response`). `MethodNotFound` for a method not in the table.
   public func result(_ request: RequestMessage, by handler: Handler, context: RequestContext) throws -> any Encodable {
     guard let entry = requests[request.method] else { throw ResponseError.methodNotFound(request.method) }
-    return try entry(handler, request, context)
+    return try entry.result(handler, request, context)
+  }
+
+  /// The result of a request written as the reply's text, in one pass: by the response itself when it is
+  /// `JSONWritable`, else by `JSONStreamEncoder`. The same bytes as `handle(_:by:context:)`'s tree serialized.
+  public func serializedResult(_ request: RequestMessage, by handler: Handler, context: RequestContext) throws
+    -> [UInt8]
+  {
+    guard let entry = requests[request.method] else { throw ResponseError.methodNotFound(request.method) }
+    return try entry.serialized(handler, request, context)
   }
 
   /// Handles a notification; one not in the table is ignored, as the specification asks of servers. Returns

@@ -150,17 +150,18 @@ public final class LanguageServer: MessageHandler {
 
   /// Requests are refused before `initialize` and after `shutdown` by `ServerLifecycle`, then dispatched by the table.
   public func handle(request: RequestMessage, context: RequestContext) throws -> JSON {
-    try answer(request, context: context) { $0.toJSON() }
+    try answer(request, context: context) { try messages.result($0, by: self, context: $1).toJSON() }
   }
 
-  /// The reply's result written in one pass from the typed response (`Encodable.serializedJSON()`): what the
+  /// The reply's result written in one pass from the typed response (`MessageTable.serializedResult`): what the
   /// connection sends.
   public func serializedResult(request: RequestMessage, context: RequestContext) throws -> [UInt8] {
-    try answer(request, context: context) { $0.serializedJSON() }
+    try answer(request, context: context) { try messages.serializedResult($0, by: self, context: $1) }
   }
 
   private func answer<Encoded>(
-    _ request: RequestMessage, context: RequestContext, encode: (any Encodable) -> Encoded
+    _ request: RequestMessage, context: RequestContext,
+    encode: (RequestMessage, RequestContext) throws -> Encoded
   ) throws -> Encoded {
     currentRequest = context
     defer { currentRequest = nil }
@@ -168,7 +169,7 @@ public final class LanguageServer: MessageHandler {
       if connection == nil { connection = context.connection }
       if let refusal = lifecycle.admit(request: request.method) { throw refusal }
       takeScan(waitingAtMost: 0)
-      return encode(try messages.result(request, by: self, context: context))
+      return try encode(request, context)
     }
   }
 

@@ -1,0 +1,103 @@
+import Testing
+
+@testable import LanguageServerProtocol
+
+/// The replies that write themselves (`JSONWritable`) write exactly what `Codable` writes for them, so a member
+/// missed or misnamed in a `writeJSON(to:)` fails here. Each type is checked with a value whose every optional is set
+/// (checked by reflection, so a member added to a type later fails until its sample and writer have it) and with
+/// its optionals left out.
+@Suite struct JSONWritableTests {
+  /// `value` written by itself, by `JSONStreamEncoder` and through the tree: all three must be equal.
+  func expectSameBytes<T: JSONWritable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let written = String(decoding: value.writtenJSON(), as: UTF8.self)
+    let streamed = String(decoding: try JSONStreamEncoder().encode(value), as: UTF8.self)
+    #expect(written == streamed, sourceLocation: sourceLocation)
+    #expect(written == value.toJSON().serializedString(), sourceLocation: sourceLocation)
+  }
+
+  /// The paths of the optionals left `nil` and the arrays left empty in `value`, at any depth.
+  func unsetMembers(of value: Any, at path: String = "") -> [String] {
+    let mirror = Mirror(reflecting: value)
+    if mirror.displayStyle == .optional {
+      guard let wrapped = mirror.children.first?.value else { return [path] }
+      return unsetMembers(of: wrapped, at: path)
+    }
+    if mirror.displayStyle == .collection, mirror.children.isEmpty { return [path] }
+    return mirror.children.flatMap { child in
+      unsetMembers(of: child.value, at: path + "." + (child.label ?? "element"))
+    }
+  }
+
+  static let markdown = LSP.MarkupContent(kind: .markdown, value: "**tax**(\"base\")\n\tline\u{1}é")
+  static let position = LSP.Position(line: 12_345, character: 0)
+  static let range = LSP.Range(start: position, end: LSP.Position(line: 12_346, character: 7))
+  static let edit = LSP.TextEdit(range: range, newText: "income_tax(\"x\")")
+  static let item = LSP.CompletionItem(
+    label: "income_tax", kind: .function, detail: "(Money) -> Money", documentation: .markupContent(markdown),
+    sortText: "0001", filterText: "income tax", textEdit: edit)
+
+  @Test func everySampleSetsEveryMember() {
+    let samples: [Any] = [
+      Self.markdown, Self.range, Self.edit, Self.item, LSP.Hover(contents: Self.markdown, range: Self.range),
+      LSP.CompletionList(isIncomplete: true, items: [Self.item]),
+      LSP.Location(uri: "file:///a%20b/c.tax", range: Self.range),
+    ]
+    for sample in samples {
+      #expect(unsetMembers(of: sample) == [], "\(type(of: sample))")
+    }
+  }
+
+  @Test func basicStructuresWriteWhatCodableWrites() throws {
+    try expectSameBytes(Self.position)
+    try expectSameBytes(LSP.Position(line: 0, character: 9))
+    try expectSameBytes(Self.range)
+    try expectSameBytes(LSP.Location(uri: "file:///a%20b/c.tax", range: Self.range))
+    try expectSameBytes(Self.edit)
+    try expectSameBytes(Self.markdown)
+    try expectSameBytes(LSP.MarkupContent(kind: .plaintext, value: ""))
+    try expectSameBytes(LSP.StringOrMarkupContent.string("plain \"text\""))
+    try expectSameBytes(LSP.StringOrMarkupContent.markupContent(Self.markdown))
+  }
+
+  @Test func hoverWritesWhatCodableWrites() throws {
+    try expectSameBytes(LSP.Hover(contents: Self.markdown, range: Self.range))
+    try expectSameBytes(LSP.Hover(contents: Self.markdown))
+    try expectSameBytes(LSP.Hover?.none)
+    try expectSameBytes(LSP.Hover?.some(LSP.Hover(contents: Self.markdown, range: Self.range)))
+  }
+
+  @Test func completionWritesWhatCodableWrites() throws {
+    try expectSameBytes(Self.item)
+    try expectSameBytes(LSP.CompletionItem(label: "ON"))
+    try expectSameBytes(LSP.CompletionItem(label: "x", kind: LSP.CompletionItemKind(rawValue: 99), detail: "d"))
+    try expectSameBytes(LSP.CompletionItem(label: "y", documentation: .string("docs")))
+    let list = LSP.CompletionList(isIncomplete: false, items: [Self.item, LSP.CompletionItem(label: "ON"), Self.item])
+    try expectSameBytes(list)
+    try expectSameBytes(LSP.CompletionList(items: []))
+    try expectSameBytes(LSP.CompletionList?.none)
+    try expectSameBytes([LSP.Location(uri: "file:///x.tax", range: Self.range)])
+    try expectSameBytes([LSP.Location]?.none)
+  }
+
+  /// The table picks the writer by the response type: a hover's reply is the typed result's text, and a method it
+  /// does not know is `MethodNotFound` on this path too.
+  @Test func tableSerializesWithTheResponsesOwnWriter() throws {
+    final class Handler {
+      func hover(_ request: LSP.HoverRequest) -> LSP.Hover? {
+        LSP.Hover(contents: JSONWritableTests.markdown, range: JSONWritableTests.range)
+      }
+    }
+    var table = MessageTable<Handler>()
+    table.on(LSP.HoverRequest.self, Handler.hover)
+    let params: JSON = ["textDocument": ["uri": "file:///a.tax"], "position": ["line": 1, "character": 2]]
+    let request = RequestMessage(id: .integer(1), method: LSP.HoverRequest.method, params: params)
+    let connection = Connection(input: MemoryByteSource([]), output: MemoryByteSink())
+    let context = RequestContext(id: .integer(1), method: request.method, connection: connection)
+    let handler = Handler()
+    let bytes = try table.serializedResult(request, by: handler, context: context)
+    #expect(bytes == LSP.Hover(contents: Self.markdown, range: Self.range).writtenJSON())
+    #expect(bytes == (try table.handle(request, by: handler, context: context)).serialized())
+    let unknown = RequestMessage(id: .integer(2), method: "textDocument/unknown", params: nil)
+    #expect(throws: ResponseError.self) { try table.serializedResult(unknown, by: handler, context: context) }
+  }
+}
