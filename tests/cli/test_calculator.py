@@ -227,6 +227,13 @@ def test_an_amount_a_shell_ate_the_dollar_of_is_explained(taxpro):
     assert "did you mean '$5,000'?" in result.stderr
     assert result.stderr.count(shell_note) == 1, result.stderr
     assert shell_note in taxpro.run("explain", "tax(ON.income_tax, 00,000)").stderr
+    # One mistake, one error: the later groups ('000') take no parameter's place, in a formula's call or a
+    # built-in's, so ON is still the province and the count of arguments is right.
+    for given, hint in (("take_home_pay(85,000, ON)", "'$85,000'"), ("tax(ON.income_tax, 85,000)", "'$85,000'"),
+                        ("take_home_pay(1,234,567)", "'$1,234,567'")):
+        result = taxpro.run("eval", given)
+        assert result.stderr.count("error[") == 1, (given, result.stderr)
+        assert "error[type-mismatch]" in result.stderr and f"did you mean {hint}?" in result.stderr
     # Amounts written with their '$', and failures with no grouped digits, say nothing of a shell.
     for given in ("take_home_pay($85,000, ON) + x", "tax(ON.income_tax, 85000)", "f(1.000,000)"):
         result = taxpro.run("eval", given)

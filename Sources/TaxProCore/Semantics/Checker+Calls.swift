@@ -74,7 +74,15 @@ extension Checker {
     var failed = false
     var sawLabel = false
     var positional = 0
+    // After `85,000` given where Money is wanted (an error with the hint '$85,000') or after a named argument (an
+    // error already), the end of the run: its later groups (`000`) are not arguments of their own, so they take no
+    // parameter's place and raise no errors of their own.
+    var groupedRunEnd: Int? = nil
     for argument in arguments {
+      if argument.label == nil, let end = groupedRunEnd, argument.value.span.end <= end {
+        _ = check(argument.value, in: &scope)
+        continue
+      }
       var target: Int? = nil
       if let label = argument.label {
         sawLabel = true
@@ -98,6 +106,7 @@ extension Checker {
       } else {
         if sawLabel {
           error(.positionalAfterNamed, at: argument.value.span)
+          groupedRunEnd = groupedDigitsRunEnd(argument.value)
           failed = true
         } else if positional < parameters.count {
           target = positional
@@ -130,6 +139,7 @@ extension Checker {
         var notes: [DiagnosticNote] = []
         var fixes: [Fix] = []
         addLiteralHint(argument.value, expected: expected, notes: &notes, fixes: &fixes)
+        if argument.label == nil, expected == .money { groupedRunEnd = groupedDigitsRunEnd(argument.value) }
         notes.append(DiagnosticNote(.note, "declared here", span: parameters[target].span))
         error(
           .mustBe("'\(parameters[target].name.name)' of '\(declaration.name.name)'", expected, found: typed.type),
@@ -169,7 +179,14 @@ extension Checker {
     _ builtin: Builtin, _ callee: Identifier, _ arguments: [Argument], _ span: Span, in scope: inout Scope
   ) -> TypedExpression {
     let declaration = builtin.declaration
-    let typed = arguments.map { check($0.value, in: &scope) }
+    var arguments = arguments
+    var typed = arguments.map { check($0.value, in: &scope) }
+    // `tax(ON.income_tax, 85,000)`: the run is one amount meant, given where Money is wanted, so it is counted as
+    // one argument and gets the '$85,000' hint, not a wrong count.
+    if let (kept, head) = groupedDigitsRunArguments(arguments), case .exactly(.money)? = declaration.parameter(at: head)?.type {
+      arguments = kept.map { arguments[$0] }
+      typed = kept.map { typed[$0] }
+    }
     if let labelled = arguments.first(where: { $0.label != nil }), let label = labelled.label {
       error(.builtinLabels, at: label.span, notes: [DiagnosticNote(.note, declaration.signature)])
       return .invalid(span)
@@ -230,5 +247,31 @@ extension Checker {
     case .exactly(let type): result = type
     }
     return TypedExpression(.builtin(builtin, typed), result, span)
+  }
+
+  /// The end of the digits grouped by commas that begin at `syntax` (`85` of `85,000`), when it is a number literal.
+  func groupedDigitsRunEnd(_ syntax: Expression) -> Int? {
+    guard case .number = syntax.kind else { return nil }
+    return groupedDigitsEnd(after: syntax.span)
+  }
+
+  /// For a call whose unlabelled arguments include a run of digits grouped by commas (`85,000` read as `85` and
+  /// `000`): the indices of the arguments with each run's later groups left out, and the position, among those kept,
+  /// of the first run's head.
+  func groupedDigitsRunArguments(_ arguments: [Argument]) -> (kept: [Int], head: Int)? {
+    var kept: [Int] = []
+    var head: Int? = nil
+    var runEnd: Int? = nil
+    for (index, argument) in arguments.enumerated() {
+      if argument.label == nil, let end = runEnd, argument.value.span.end <= end { continue }
+      runEnd = nil
+      if argument.label == nil, let end = groupedDigitsRunEnd(argument.value) {
+        runEnd = end
+        if head == nil { head = kept.count }
+      }
+      kept.append(index)
+    }
+    guard let head, kept.count < arguments.count else { return nil }
+    return (kept, head)
   }
 }
