@@ -265,6 +265,15 @@ def test_end_of_input_ends_the_process_after_its_replies(taxpro: str) -> None:
     assert [line["outputs"][0]["text"] for line in lines[1:]] == ["$160.49", "0.3"]
 
 
+def test_a_command_typed_as_a_name_gets_a_note_without_the_terminals_keys(repl: JSONRepl) -> None:
+    # A notebook has no prompt for Ctrl-D to leave; ':quit' is what ends the session.
+    reply = repl.execute("quit")
+    assert reply["status"] == "error"
+    notes = [note["message"] for note in reply["outputs"][0]["diagnostics"][0]["notes"]]
+    assert notes == ["to leave: :quit"]
+    assert "Ctrl-D" not in reply["outputs"][0]["text"]
+
+
 def test_quit_ends_the_process(repl: JSONRepl) -> None:
     reply = repl.execute(":quit")
     assert reply["quit"] is True

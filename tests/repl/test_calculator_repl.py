@@ -187,14 +187,15 @@ def test_a_command_typed_as_a_name_says_how_to_run_it(home: Path) -> None:
     printed = result_of(child, "quit")
     assert "= help: to leave: :quit or Ctrl-D" in printed
     assert leave(child) == 0
-    # Piped: the same notes; a name the session defines is a name, whatever a command is called.
+    # Piped: the same notes (with no Ctrl-D: the input is not typed at a prompt); a name the session defines is a
+    # name, whatever a command is called.
     script = "exit\nhelp\n1 + explain(2)\nplot(x, y)\nlet help = 3\nhelp\nexplain\n"
     result = subprocess.run([TAXPRO], input=script, capture_output=True, text=True, timeout=60, env=environment(home))
     assert result.returncode == 1
     assert result.stdout.splitlines() == ["help = 3", "3"]
     notes = [line.strip() for line in result.stderr.splitlines() if line.strip().startswith("= help:")]
     assert notes == [
-        "= help: to leave: :quit or Ctrl-D",
+        "= help: to leave: :quit",
         "= help: commands start with ':': :help [NAME]",
         "= help: 'explain' is a command, on a line of its own: :explain [full] EXPR",
         "= help: 'plot' is a command, on a line of its own: :plot EXPR over NAME from A to B [--svg FILE]",

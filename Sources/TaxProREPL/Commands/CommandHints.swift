@@ -5,8 +5,9 @@ extension REPL {
   /// `explain(take_home_pay($85,000, ON))`. The checker can only say the name is unknown; the REPL knows it is one of
   /// its commands, which start with ':'. A name the session or the library defines is never unknown, so it never
   /// gets the note.
-  public static func withCommandHints(_ diagnostics: [Diagnostic], input text: String) -> [Diagnostic] {
-    withNameHints(diagnostics, input: text, hint: commandHint)
+  /// `atPrompt`: whether the user types at a prompt, where Ctrl-D leaves; not in a notebook or piped input.
+  public static func withCommandHints(_ diagnostics: [Diagnostic], input text: String, atPrompt: Bool) -> [Diagnostic] {
+    withNameHints(diagnostics, input: text) { commandHint(word: $0, at: $1, in: $2, atPrompt: atPrompt) }
   }
 
   /// `diagnostics` of the line `text`, each unknown name's with the help `hint` gives for the name (its word, where it
@@ -36,7 +37,7 @@ extension REPL {
 
   /// What to say about `word` (at `range` of the line) when it is a command's name: the command written out with
   /// what was typed as its argument when the whole line is `word(argument)`, else the command's usage.
-  static func commandHint(word: String, at range: Range<Int>, in bytes: [UInt8]) -> String? {
+  static func commandHint(word: String, at range: Range<Int>, in bytes: [UInt8], atPrompt: Bool) -> String? {
     let command: REPLCommand
     if word == "exit" {
       command = .quit
@@ -50,7 +51,7 @@ extension REPL {
     let written = usage.isEmpty ? spelled : spelled + " " + usage
     switch NameUse.of(range, in: bytes) {
     case .alone:
-      if command == .quit { return "to leave: :quit or Ctrl-D" }
+      if command == .quit { return atPrompt ? "to leave: :quit or Ctrl-D" : "to leave: :quit" }
       return "commands start with ':': \(written)"
     case .wholeCall(let argument)
     where REPL.takesOneArgument.contains(command)

@@ -192,7 +192,8 @@ public final class REPL {
         say(summary)
       }
     case .failed(let diagnostics):
-      report(REPL.withCommandHints(diagnostics, input: text))
+      // A front end with a presenter (a notebook) has no prompt for Ctrl-D to leave.
+      report(REPL.withCommandHints(diagnostics, input: text, atPrompt: presenter == nil))
     case .nothing, .incomplete:
       break
     }

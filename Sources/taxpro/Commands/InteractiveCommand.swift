@@ -97,7 +97,7 @@ struct DefaultCommand: Command {
       pending += pending.isEmpty ? line : "\n" + line
       var outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
       if case .incomplete = outcome { continue }
-      if case .failed(let diagnostics) = outcome { outcome = .failed(REPL.withCommandHints(diagnostics, input: pending)) }
+      if case .failed(let diagnostics) = outcome { outcome = .failed(REPL.withCommandHints(diagnostics, input: pending, atPrompt: false)) }
       pending = ""
       if !session.warnings.isEmpty { Output.writeError(Output.renderer(session.sources).render(session.warnings)) }
       let digits = commands?.digits ?? ValueFormatter.numberDigits
