@@ -89,3 +89,21 @@ import Testing
     #expect(text.hasPrefix("if (if 1 > 2 then false else true) then $5 else $6 = $5.00"))
   }
 }
+
+/// A documentation title read in the middle of a sentence starts in lower case unless it starts with a name.
+@Suite struct TitleCaseTests {
+  @Test func aTitleStartsInLowerCaseUnlessItStartsWithAName() {
+    let cases = [
+      ("Federal basic personal amount", "federal basic personal amount"),
+      ("Base CPP or QPP contributions through employment", "base CPP or QPP contributions through employment"),
+      ("Enhanced EI premium", "enhanced EI premium"),
+      ("Old Age Security recovery threshold", "Old Age Security recovery threshold"),
+      ("RRSP dollar limit", "RRSP dollar limit"),
+      ("Ontario surtax", "Ontario surtax"),
+      ("the pension plan contribution", "the pension plan contribution"),
+    ]
+    for (title, expected) in cases {
+      #expect(ReadableText.lowercasingFirstWord(title) == expected)
+    }
+  }
+}

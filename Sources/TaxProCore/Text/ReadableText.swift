@@ -133,14 +133,17 @@ public struct ReadableText {
     return lowercasingFirstWord(title)
   }
 
-  /// "Federal basic personal amount" → "federal basic personal amount"; "Old Age Security …", "RRSP dollar limit" and
-  /// "Ontario surtax" keep their capitals.
+  /// "Federal basic personal amount" → "federal basic personal amount", "Base CPP or QPP contributions" → "base CPP
+  /// or QPP contributions"; "Old Age Security …", "RRSP dollar limit" and "Ontario surtax" keep their capitals.
   static func lowercasingFirstWord(_ text: String) -> String {
     let words = text.split(separator: " ", maxSplits: 2)
     guard let first = words.first, let initial = first.first, initial.isUppercase else { return text }
     if first.dropFirst().contains(where: \.isUppercase) { return text }  // an acronym: RRSP, OAS
     if properWords.contains(String(first)) { return text }
-    if words.count > 1, let second = words[1].first, second.isUppercase { return text }  // "Old Age Security"
+    // "Old Age Security": a capitalised second word makes a name of the two; an acronym ("Base CPP") does not.
+    if words.count > 1, let second = words[1].first, second.isUppercase, words[1].contains(where: \.isLowercase) {
+      return text
+    }
     return initial.lowercased() + text.dropFirst()
   }
 
