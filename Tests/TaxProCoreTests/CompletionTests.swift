@@ -163,6 +163,17 @@ import Testing
     #expect(labels(list) == ["credit_rate"])
   }
 
+  /// A parameter or `let` named like a jurisdiction hides it (the names are found before any type is inferred).
+  @Test func aLocalNamedLikeAJurisdictionHidesIt() {
+    #expect(!complete("formula f(x: Money): Money = ON.1️⃣").candidates.isEmpty)
+    #expect(complete("formula f(ON: Money): Money = ON.1️⃣").candidates.isEmpty)
+    #expect(complete("formula f(x: Money): Money =\n  let ON = x * 2\n  ON.1️⃣").candidates.isEmpty)
+    // A Province, so the interface's members, not Ontario's own parameters.
+    let list = complete("formula f(x: Money): Rate =\n  let ON = QC\n  ON.1️⃣")
+    #expect(Set(labels(list)) == ["income_tax", "basic_personal_amount", "credit_rate", "name"])
+    #expect(labels(complete("formula f(x: Money): Rate = ON.1️⃣")).count > 4)
+  }
+
   @Test func sessionValueOfProvinceType() {
     let list = complete("p.b1️⃣", mode: .interactive, values: ["p": .province("QC")])
     #expect(labels(list) == ["basic_personal_amount"])

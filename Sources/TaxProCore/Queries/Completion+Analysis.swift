@@ -294,17 +294,13 @@ final class CompletionAnalysis {
     return found
   }
 
-  private func findLocals() -> [LocalName] {
-    var result: [LocalName] = []
+  /// The parameters and `let` bindings in scope at the cursor, in order, before their types are inferred.
+  private func localDeclarations() -> (parameters: [Parameter], bindings: [LetBinding]) {
+    var parameters: [Parameter] = []
     var bindings: [LetBinding] = []
     switch enclosing {
     case .formula(let formula):
-      for parameter in formula.parameters where parameter.span.end < wordStart {
-        result.append(
-          LocalName(
-            name: parameter.name.name, type: TaxType(name: parameter.type.name), writtenType: parameter.type.name,
-            documentation: parameter.documentation, isParameter: true, parameter: parameter))
-      }
+      parameters = formula.parameters.filter { $0.span.end < wordStart }
       bindings = formula.lets
     case .test(let test):
       bindings = test.items.compactMap { item in
@@ -312,10 +308,34 @@ final class CompletionAnalysis {
         return nil
       }
     default:
-      return []
+      return ([], [])
     }
     let cursorLine = source.lineIndex(of: wordStart)
-    for binding in bindings where binding.span.end < wordStart && source.lineIndex(of: binding.span.start) < cursorLine {
+    bindings = bindings.filter {
+      $0.span.end < wordStart && source.lineIndex(of: $0.span.start) < cursorLine
+    }
+    return (parameters, bindings)
+  }
+
+  /// Whether a parameter or `let` in scope at the cursor is called `name`: the names alone, without inferring the
+  /// bindings' types (which checks each binding's value), so member completion after `ON.` skips that work when no
+  /// local hides the jurisdiction.
+  func declaresLocal(named name: String) -> Bool {
+    if let cachedLocals { return cachedLocals.contains { $0.name == name } }
+    let (parameters, bindings) = localDeclarations()
+    return parameters.contains { $0.name.name == name } || bindings.contains { $0.name.name == name }
+  }
+
+  private func findLocals() -> [LocalName] {
+    var result: [LocalName] = []
+    let (parameters, bindings) = localDeclarations()
+    for parameter in parameters {
+      result.append(
+        LocalName(
+          name: parameter.name.name, type: TaxType(name: parameter.type.name), writtenType: parameter.type.name,
+          documentation: parameter.documentation, isParameter: true, parameter: parameter))
+    }
+    for binding in bindings {
       var type: TaxType? = binding.type.flatMap { TaxType(name: $0.name) }
       if type == nil {
         let known = result.map { (name: $0.name, type: $0.type ?? .error) }
@@ -342,7 +362,7 @@ final class CompletionAnalysis {
     if object == "federal", previous.map({ kind($0 - 1) == .kwFederal }) == true {
       return program.jurisdictions["federal"].map { .jurisdiction($0) } ?? .unknown
     }
-    if let local = locals.last(where: { $0.name == object }) {
+    if declaresLocal(named: object), let local = locals.last(where: { $0.name == object }) {
       return local.type == .province ? .province : .unknown
     }
     if let value = query.sessionValues[object] {
