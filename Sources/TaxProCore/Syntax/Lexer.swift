@@ -71,11 +71,14 @@ public struct Lexer {
   /// Appends a token; `word` is the declaration a name at the left margin may start (`declarationWord`).
   mutating func add(_ kind: TokenKind, _ start: Int, word: TokenKind? = nil) {
     if atLineStart { lineIndent = Int32(clamping: start - lineStart) }
-    statementEnds.append(
-      Token(
-        kind: kind, start: Int32(clamping: start), end: Int32(clamping: index),
-        column: Int32(clamping: start - lineStart), startsLine: atLineStart, lineIndent: lineIndent),
-      word: word, to: &tokens)
+    let token = Token(
+      kind: kind, start: Int32(clamping: start), end: Int32(clamping: index),
+      column: Int32(clamping: start - lineStart), startsLine: atLineStart, lineIndent: lineIndent)
+    if statementEnds.passesThrough(token) {
+      tokens.append(token)
+    } else {
+      statementEnds.append(token, word: word, to: &tokens)
+    }
     atLineStart = false
   }
 
@@ -134,6 +137,7 @@ public struct Lexer {
         atLineStart = true
       case 32, 9, 12:
         index += 1
+        while index < readable, bytes[index] == 32 { index += 1 }
       case UInt8(ascii: "#"):
         lexComment()
       case _ where Lexer.isIdentifierStart(byte):
@@ -537,6 +541,14 @@ struct StatementEnds {
   /// `test`, `province`, `parameters` or `federal` just seen at the left margin: the next token says whether it starts
   /// a declaration.
   var pendingDeclaration: TokenKind? = nil
+
+  /// Whether the rule has nothing to do for `token`, which `append` would only append: a token after others on its
+  /// line, not a bracket, neither starting a statement nor coming after a declaration's word (most tokens; the lexer
+  /// appends those itself, without the call).
+  @inline(__always) func passesThrough(_ token: Token) -> Bool {
+    !token.startsLine && !startsStatement && pendingDeclaration == nil
+      && (token.kind.rawValue < TokenKind.leftParen.rawValue || token.kind.rawValue > TokenKind.rightBrace.rawValue)
+  }
 
   /// `word`: the declaration keyword a name at the left margin spells (`Lexer.declarationWord`), if any.
   mutating func append(_ token: Token, word: TokenKind? = nil, to result: inout [Token]) {
