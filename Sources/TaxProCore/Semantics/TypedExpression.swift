@@ -46,25 +46,28 @@ public struct TypedExpression: Sendable {
   static func invalid(_ span: Span) -> TypedExpression { TypedExpression(.invalid, .error, span) }
 }
 
-public indirect enum TypedKind: Sendable {
-  case literal(Value)
+/// Only the cases that hold a typed expression itself, a value or two names are boxed: a parameter or `let` read,
+/// a constant, a call's arguments (an array already) are stored in place, so the commonest nodes of a checked body
+/// cost no allocation of their own (as `ExpressionKind` does for the syntax).
+public enum TypedKind: Sendable {
+  indirect case literal(Value)
   /// A formula parameter or `let` in the current frame.
   case local(slot: Int, name: String)
   case constant(index: Int)
   /// A jurisdiction's parameter for the selected year: `ON.income_tax`, `federal.rrsp_dollar_limit`.
-  case parameter(jurisdiction: String, name: String)
+  indirect case parameter(jurisdiction: String, name: String)
   /// A parameter of a `Province` value: `province.income_tax`.
-  case provinceParameter(TypedExpression, name: String)
+  indirect case provinceParameter(TypedExpression, name: String)
   /// The full name of a jurisdiction: `ON.name`.
-  case jurisdictionName(TypedExpression)
+  indirect case jurisdictionName(TypedExpression)
   case federal
-  case negate(TypedExpression)
-  case not(TypedExpression)
-  case arithmetic(ArithmeticOperation, TypedExpression, TypedExpression)
-  case comparison(BinaryOperator, TypedExpression, TypedExpression)
-  case and(TypedExpression, TypedExpression)
-  case or(TypedExpression, TypedExpression)
-  case conditional(TypedExpression, TypedExpression, TypedExpression)
+  indirect case negate(TypedExpression)
+  indirect case not(TypedExpression)
+  indirect case arithmetic(ArithmeticOperation, TypedExpression, TypedExpression)
+  indirect case comparison(BinaryOperator, TypedExpression, TypedExpression)
+  indirect case and(TypedExpression, TypedExpression)
+  indirect case or(TypedExpression, TypedExpression)
+  indirect case conditional(TypedExpression, TypedExpression, TypedExpression)
   /// A formula call; a nil argument takes the parameter's default.
   case call(formula: Int, arguments: [TypedExpression?])
   case builtin(Builtin, [TypedExpression])
