@@ -27,6 +27,16 @@ struct VocabularyTests {
     }
   }
 
+  @Test func typeNamesAreTheWritableTypesSpellings() {
+    for type in TaxType.writable {
+      #expect(TaxType(name: type.description) == type)
+      #expect(TaxType(name: type.description.lowercased()) == nil)
+      #expect(TaxType(name: type.description + "s") == nil)
+    }
+    for other in [TaxType.federal, .error] { #expect(TaxType(name: other.description) == nil) }
+    #expect(TaxType(name: "") == nil)
+  }
+
   @Test func reservedWordsAreTheirKeywordAndContextualOnesAreNames() {
     for keyword in Vocabulary.keywords {
       #expect(Self.kinds(keyword.spelling) == [keyword.isReserved ? keyword.kind : .identifier], "\(keyword.spelling)")

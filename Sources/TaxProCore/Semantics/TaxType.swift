@@ -28,8 +28,19 @@ public enum TaxType: Hashable, Sendable, CustomStringConvertible {
 
   /// The type named in source, if any.
   public init?(name: String) {
-    guard let type = TaxType.writable.first(where: { $0.description == name }) else { return nil }
-    self = type
+    // Asked of every name declared, every annotation and every call's callee: a switch on the spelling, not a
+    // description built and compared for each type. `writable`'s descriptions are these spellings
+    // (`TaxTypeTests` holds them together).
+    switch name {
+    case "Money": self = .money
+    case "Rate": self = .rate
+    case "Number": self = .number
+    case "Bool": self = .bool
+    case "Text": self = .text
+    case "Province": self = .province
+    case "Brackets": self = .brackets
+    default: return nil
+    }
   }
 
   /// Every type a user can write (the language's type names), for the checker, completion, messages and
