@@ -6,31 +6,24 @@
 /// pass, on purpose: hashing a few hundred thousand occurrences after every keystroke would cost more than the
 /// re-check itself, while one pass per request takes a millisecond or two.
 public struct SymbolIndex: Sendable {
-  let occurrences: [StoredOccurrence]
+  let list: OccurrenceList
   let symbols: SymbolTable
   /// The longest occurrence, which bounds how far before the cursor one can start and still reach it.
   let longest: Int
   /// Whether the occurrences are in place order (always, from the checker; otherwise lookups are linear).
   let inPlaceOrder: Bool
 
-  /// Keeps a reference to the program's occurrences; one pass finds their longest and checks their order.
+  /// Keeps a reference to the program's occurrences; their blocks know their longest and their order, so this is a
+  /// look at each block, not at each occurrence.
   public init(_ program: Program) {
-    self.occurrences = program.storedOccurrences
+    self.list = program.storedOccurrences
     self.symbols = program.symbols
-    var longest = 0
-    var inPlaceOrder = true
-    occurrences.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices {
-        let span = buffer[index].span
-        longest = max(longest, span.length)
-        if index > 0, SymbolIndex.before(span, buffer[index - 1].span) { inPlaceOrder = false }
-      }
-    }
-    self.longest = longest
-    self.inPlaceOrder = inPlaceOrder
+    self.longest = list.longest
+    self.inPlaceOrder = list.isInPlaceOrder
   }
 
-  static func before(_ x: Span, _ y: Span) -> Bool { x.file != y.file ? x.file < y.file : x.start < y.start }
+  /// Every occurrence in place order, where it is.
+  var occurrences: [StoredOccurrence] { list.all }
 
   /// The occurrence under a cursor at `offset`. A cursor just after a name (where editors put it after typing)
   /// counts as on the name, but a name that contains the cursor wins over one that ends there; among several, the
@@ -38,35 +31,32 @@ public struct SymbolIndex: Sendable {
   public func occurrence(at offset: Int, in file: FileID) -> SymbolOccurrence? {
     guard inPlaceOrder else { return linearOccurrence(at: offset, in: file) }
     // The first occurrence that starts after the cursor; those that can reach it are just before.
-    var low = 0
-    var high = occurrences.count
-    let cursor = Span(file: file, start: offset, end: offset)
-    while low < high {
-      let middle = (low + high) / 2
-      if SymbolIndex.before(cursor, occurrences[middle].span) { high = middle } else { low = middle + 1 }
-    }
-    var containing: Int? = nil
-    var touching: Int? = nil
-    var index = low - 1
-    while index >= 0 {
-      let span = occurrences[index].span
+    var place = list.firstPlace(atOrAfter: file, offset + 1)
+    var containing: StoredOccurrence? = nil
+    var touching: StoredOccurrence? = nil
+    while let (previous, occurrence) = list.previous(place) {
+      let span = occurrence.span
       guard span.file == file, span.start >= offset - longest else { break }
       if span.contains(offset) {
-        containing = index
+        containing = occurrence
       } else if span.touches(offset) {
-        touching = index
+        touching = occurrence
       }
-      index -= 1
+      place = previous
     }
-    return (containing ?? touching).map { symbols.occurrence(occurrences[$0]) }
+    return (containing ?? touching).map { symbols.occurrence($0) }
   }
 
   /// `occurrence(at:in:)` by looking at every occurrence.
   func linearOccurrence(at offset: Int, in file: FileID) -> SymbolOccurrence? {
     var touching: StoredOccurrence? = nil
-    for occurrence in occurrences where occurrence.span.file == file && occurrence.span.touches(offset) {
-      if occurrence.span.contains(offset) { return symbols.occurrence(occurrence) }
-      if touching == nil { touching = occurrence }
+    for block in list.blocks where block.file == file {
+      for position in block.items.indices {
+        let occurrence = block.item(position)
+        guard occurrence.span.file == file, occurrence.span.touches(offset) else { continue }
+        if occurrence.span.contains(offset) { return symbols.occurrence(occurrence) }
+        if touching == nil { touching = occurrence }
+      }
     }
     return touching.map { symbols.occurrence($0) }
   }
@@ -76,7 +66,14 @@ public struct SymbolIndex: Sendable {
     guard let key = symbols.key(of: symbol) else { return [] }
     var seen: Set<Span> = []
     var result: [StoredOccurrence] = []
-    for occurrence in occurrences where occurrence.symbol == key.id && occurrence.definition == key.definition {
+    var matching: [StoredOccurrence] = []
+    for block in list.blocks {
+      for position in block.items.indices where block.items[position].symbol == key.id {
+        let occurrence = block.item(position)
+        if occurrence.definition == key.definition { matching.append(occurrence) }
+      }
+    }
+    for occurrence in matching {
       if seen.insert(occurrence.span).inserted {
         result.append(occurrence)
       } else if occurrence.isDefinition, let index = result.firstIndex(where: { $0.span == occurrence.span }) {
@@ -88,6 +85,8 @@ public struct SymbolIndex: Sendable {
 
   /// The occurrences in one file, in text order.
   public func occurrences(in file: FileID) -> [SymbolOccurrence] {
-    occurrences.filter { $0.span.file == file }.sorted { $0.span.start < $1.span.start }.map { symbols.occurrence($0) }
+    var inFile: [StoredOccurrence] = []
+    for block in list.blocks where block.file == file { inFile.append(contentsOf: block.moved) }
+    return inFile.sorted { $0.span.start < $1.span.start }.map { symbols.occurrence($0) }
   }
 }

@@ -183,19 +183,15 @@ extension Checker {
     for tree in trees { parseDiagnostics.append(contentsOf: tree.diagnostics) }
     let diagnostics = Checker.sortedByPlace((parseDiagnostics + checkDiagnostics)[...], by: \.span)
 
-    // Occurrences are in place order: the old ones of the region give way to the new, and those after move.
+    // Occurrences are in place order: the old ones of the region give way to the new, and those after move (a block
+    // of them at a time: `OccurrenceList`).
     let newOccurrences = Checker.sortedByPlace(checker.occurrences[...], by: \.span)
-    var occurrences = program.storedOccurrences
-    let lower = Checker.firstOccurrence(in: occurrences, atOrAfter: file, oldRegion?.lowerBound ?? edit.start)
-    let upper = oldRegion.map { Checker.firstOccurrence(in: occurrences, atOrAfter: file, $0.upperBound + 1) } ?? lower
-    occurrences.replaceSubrange(lower..<upper, with: newOccurrences)
-    if !shift.isIdentity {
-      var index = lower + newOccurrences.count
-      while index < occurrences.count, occurrences[index].span.file == file {
-        occurrences[index] = shift(occurrences[index])
-        index += 1
-      }
-    }
+    let lower = oldRegion?.lowerBound ?? edit.start
+    guard
+      let occurrences = program.storedOccurrences.replacing(
+        in: file, from: lower, upTo: oldRegion.map { $0.upperBound + 1 } ?? lower, with: newOccurrences,
+        moving: edit.delta, unchangedFrom: edit.oldEnd)
+    else { return nil }
 
     var sources = program.sources
     sources[file] = tree.source
@@ -213,18 +209,6 @@ extension Checker {
       constantIndex: program.constantIndex, jurisdictions: jurisdictions, provinceCodes: program.provinceCodes,
       interfaces: interfaces, tests: tests, diagnostics: diagnostics, occurrences: occurrences,
       symbols: checker.symbolTable.finish(), tables: newTables)
-  }
-
-  /// The position of the first occurrence at or after `offset` of `file` in occurrences in place order.
-  static func firstOccurrence(in occurrences: [StoredOccurrence], atOrAfter file: FileID, _ offset: Int) -> Int {
-    var low = 0
-    var high = occurrences.count
-    while low < high {
-      let middle = (low + high) / 2
-      let span = occurrences[middle].span
-      if span.file < file || (span.file == file && span.start < offset) { low = middle + 1 } else { high = middle }
-    }
-    return low
   }
 
   /// Whether a re-parsed formula shows the rest of the program what it showed before: the same name, parameters and

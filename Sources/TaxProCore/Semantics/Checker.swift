@@ -481,7 +481,7 @@ public final class Checker {
       sources: sources, trees: trees, formulas: finishedFormulas, formulaIndex: formulaIndex,
       constants: finishedConstants, constantIndex: constantIndex, jurisdictions: jurisdictions,
       provinceCodes: provinceCodes, interfaces: interfaces, tests: tests, diagnostics: diagnostics,
-      occurrences: occurrences,
+      occurrences: OccurrenceList(occurrences),
       symbols: symbolTable.finish(
         formulaIDs: formulaSymbols.isEmpty
           ? nil

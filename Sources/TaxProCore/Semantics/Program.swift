@@ -446,7 +446,7 @@ public final class Program: Sendable {
   /// Parse and check diagnostics of every source.
   public let diagnostics: [Diagnostic]
   /// Every place a symbol is written, in place order (file, then start), as the program keeps them.
-  let storedOccurrences: [StoredOccurrence]
+  let storedOccurrences: OccurrenceList
   /// The symbols `storedOccurrences` name.
   let symbols: SymbolTable
   /// What the checker knew, kept so that more expressions can be checked against this program.
@@ -458,7 +458,7 @@ public final class Program: Sendable {
     sources: [FileID: SourceFile], trees: [SyntaxTree], formulas: [FormulaInfo], formulaIndex: [String: Int],
     constants: [ConstantInfo], constantIndex: [String: Int], jurisdictions: [String: JurisdictionInfo],
     provinceCodes: [String], interfaces: [String: InterfaceInfo], tests: [TestInfo], diagnostics: [Diagnostic],
-    occurrences: [StoredOccurrence], symbols: SymbolTable, tables: CheckerTables
+    occurrences: OccurrenceList, symbols: SymbolTable, tables: CheckerTables
   ) {
     self.tables = tables
     self.sources = sources
@@ -478,7 +478,7 @@ public final class Program: Sendable {
   }
 
   /// Every place a symbol is written, in place order. Made on each call; editor queries go through `SymbolIndex`.
-  public var occurrences: [SymbolOccurrence] { storedOccurrences.map { symbols.occurrence($0) } }
+  public var occurrences: [SymbolOccurrence] { storedOccurrences.all.map { symbols.occurrence($0) } }
 
   /// The default tax year: the latest year with data.
   public var latestYear: Int? { years.last }

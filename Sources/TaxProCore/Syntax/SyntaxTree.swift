@@ -282,14 +282,16 @@ public struct JurisdictionDeclaration: Sendable {
   public var span: Span
 }
 
-public indirect enum Declaration: Sendable {
+/// A formula, the common declaration, is held in place (a `CopyOnWrite`, one reference): moving it after an edit
+/// makes no box. The others are boxed, so that the list stays small.
+public enum Declaration: Sendable {
   case formula(FormulaDeclaration)
-  case constant(ConstantDeclaration)
-  case test(TestDeclaration)
-  case interface(InterfaceDeclaration)
-  case jurisdiction(JurisdictionDeclaration)
+  indirect case constant(ConstantDeclaration)
+  indirect case test(TestDeclaration)
+  indirect case interface(InterfaceDeclaration)
+  indirect case jurisdiction(JurisdictionDeclaration)
   /// A bare expression: what a REPL line or `taxpro eval` evaluates. In a file it is an error.
-  case expression(Expression)
+  indirect case expression(Expression)
 
   public var span: Span {
     switch self {
