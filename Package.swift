@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "TaxProLibraryTests", dependencies: ["TaxProCore", "TaxProLibrary", "TestSupport"]),
     .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"]),
     .testTarget(name: "LanguageServerProtocolTests", dependencies: ["LanguageServerProtocol", "TestSupport"]),
-    .testTarget(name: "TaxProServerTests", dependencies: ["TaxProServer", "LanguageServerProtocol"]),
+    .testTarget(name: "TaxProServerTests", dependencies: ["TaxProServer", "LanguageServerProtocol", "TestSupport"]),
     .testTarget(name: "LineEditingTests", dependencies: ["LineEditing"]),
     .testTarget(name: "TaxProREPLTests", dependencies: ["TaxProREPL", "TaxProLibrary"]),
   ]

@@ -10,24 +10,31 @@ final class Analysis: Sendable {
   let year: Int?
   /// Parse, name, type and interface diagnostics plus failed tests, per file.
   let diagnostics: [FileID: [Diagnostic]]
+  /// The workspace's revision of each document's text it was made from, where counted (`EditHistory`).
+  let revisions: [FileID: Int]
 
   convenience init(program: Program, generation: Int, year: Int?, testFiles: [FileID]) {
-    self.init(program: program, generation: generation, year: year, testFiles: testFiles, isCancelled: nil)
+    self.init(
+      program: program, generation: generation, year: year, testFiles: testFiles, revisions: [:], isCancelled: nil)
   }
 
   /// The analysis, or nil when `isCancelled` said yes while its tests ran (a newer version is waiting).
   static func make(
-    program: Program, generation: Int, year: Int?, testFiles: [FileID], isCancelled: @escaping @Sendable () -> Bool
+    program: Program, generation: Int, year: Int?, testFiles: [FileID], revisions: [FileID: Int] = [:],
+    isCancelled: @escaping @Sendable () -> Bool
   ) -> Analysis? {
     let analysis = Analysis(
-      program: program, generation: generation, year: year, testFiles: testFiles, isCancelled: isCancelled)
+      program: program, generation: generation, year: year, testFiles: testFiles, revisions: revisions,
+      isCancelled: isCancelled)
     return isCancelled() ? nil : analysis
   }
 
   private init(
-    program: Program, generation: Int, year: Int?, testFiles: [FileID], isCancelled: (@Sendable () -> Bool)?
+    program: Program, generation: Int, year: Int?, testFiles: [FileID], revisions: [FileID: Int],
+    isCancelled: (@Sendable () -> Bool)?
   ) {
     self.program = program
+    self.revisions = revisions
     self.index = SymbolIndex(program)
     self.generation = generation
     self.year = year

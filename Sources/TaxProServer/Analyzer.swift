@@ -12,9 +12,18 @@ import TaxProCore
 final class Analyzer: @unchecked Sendable {
   /// A source as the job sees it: already parsed, a text to parse, or a library file still being parsed.
   enum Input: Sendable {
-    case parsed(SyntaxTree)
-    case source(SourceFile)
+    /// With the revision of its text in the workspace (nil when not counted, as for the library).
+    case parsed(SyntaxTree, revision: Int? = nil)
+    /// With its revision and how the editor's changes led to it from earlier ones.
+    case source(SourceFile, revision: Int? = nil, edits: EditHistory = EditHistory())
     case library(LibraryParse, position: Int)
+
+    var revision: Int? {
+      switch self {
+      case .parsed(_, let revision), .source(_, let revision, _): revision
+      case .library: nil
+      }
+    }
   }
 
   /// A document whose diagnostics are pushed.
@@ -210,12 +219,14 @@ final class Analyzer: @unchecked Sendable {
     // The documents first, then the library's trees (whose parse may still be finishing on its own thread).
     let documents = job.inputs.map { input -> SyntaxTree? in
       switch input {
-      case .parsed(let tree): return tree
+      case .parsed(let tree, _): return tree
       case .library: return nil
-      case .source(let source):
-        // A document the previous analysis parsed: only the declarations the edits touched are parsed again.
+      case .source(let source, _, let edits):
+        // A document the previous analysis parsed: only the declarations the edits touched are parsed again. What
+        // changed since is known from the editor's edits when the previous text is one of the last few.
         guard let old = oldTrees[source.id], old.source.name == source.name else { return Parser.parse(source) }
-        let reparse = Parser.reparse(old, as: source)
+        let edit = previous?.revisions[source.id].flatMap { edits.edit(since: $0) }
+        let reparse = Parser.reparse(old, as: source, edit: edit)
         if !reparse.edit.isEmpty { edited.append(reparse) }
         return reparse.tree
       }
@@ -240,7 +251,7 @@ final class Analyzer: @unchecked Sendable {
     guard
       let analysis = Analysis.make(
         program: checkedProgram, generation: job.generation, year: job.year, testFiles: job.testFiles,
-        isCancelled: superseded)
+        revisions: Analyzer.revisions(of: job.inputs), isCancelled: superseded)
     else { return nil }
     if timing {
       log(
@@ -248,6 +259,20 @@ final class Analyzer: @unchecked Sendable {
           + "tests \(clock.now - checked)")
     }
     return analysis
+  }
+
+  /// The revision of each input's text, where counted, by file.
+  static func revisions(of inputs: [Input]) -> [FileID: Int] {
+    var revisions: [FileID: Int] = [:]
+    for input in inputs {
+      guard let revision = input.revision else { continue }
+      switch input {
+      case .parsed(let tree, _): revisions[tree.source.id] = revision
+      case .source(let source, _, _): revisions[source.id] = revision
+      case .library: break
+      }
+    }
+    return revisions
   }
 
   /// Whether two lists of trees are of the same files in the same order, with the same texts but for `file` (all of

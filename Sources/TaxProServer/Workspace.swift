@@ -25,6 +25,10 @@ final class Workspace {
     var tree: SyntaxTree?
     /// The library file this one stands in for (a copy of it, or the library file itself opened in the editor).
     var replacesLibrary: String?
+    /// Which text this is, for `edits` (the workspace's generation when it was set); nil when not counted.
+    var revision: Int? = nil
+    /// How the editor's changes led to this text from the last few before it.
+    var edits = EditHistory()
   }
 
   struct LibrarySource {
@@ -253,6 +257,7 @@ final class Workspace {
       onDisk: onDisk || (path.map(belongsToWorkspace) ?? false),
       tree: nil, replacesLibrary: path.flatMap(StandardLibrary.libraryName(ofCopy:)))
     generation += 1
+    sources[id]?.revision = generation
   }
 
   enum ChangeOutcome {
@@ -271,20 +276,36 @@ final class Workspace {
     }
     let name = source.file.name
     var file = source.file
+    // The one edit of all the changes, for `Parser.reparse`: it then need not compare the texts to find it. (Nil
+    // before the first change; `known` false once a change's edit is not known.)
+    var edit: SourceEdit? = nil
+    var known = true
     for change in params.contentChanges {
-      guard let range = change.range else {
+      let next: SourceEdit?
+      if let range = change.range {
+        // Only the replaced part of the text is looked at again (its line table is moved, not rebuilt). A range that
+        // split a character is repaired as a String would repair it.
+        let replaced = file.replacingWithEdit(LineMap(file).byteRange(of: range), with: Array(change.text.utf8))
+        file = replaced.file
+        next = replaced.edit
+      } else {
+        let replaced = file
         file = SourceFile(id: id, name: name, text: change.text)
-        continue
+        next = SourceEdit(from: replaced.bytes, to: file.bytes)
       }
-      // Only the replaced part of the text is looked at again (its line table is moved, not rebuilt). A range that
-      // split a character is repaired as a String would repair it.
-      file = file.replacing(LineMap(file).byteRange(of: range), with: Array(change.text.utf8))
+      if let next { edit = edit.map { $0.then(next) } ?? next } else { known = false }
     }
     source.file = file
     source.version = params.textDocument.version
     source.tree = nil
-    sources[id] = source
     generation += 1
+    if known, let edit, let revision = source.revision {
+      source.edits.record(edit, from: revision)
+    } else {
+      source.edits = EditHistory()
+    }
+    source.revision = generation
+    sources[id] = source
     return .applied
   }
 
@@ -344,7 +365,10 @@ final class Workspace {
   /// documents while the library's parse finishes.
   func inputs() -> [Analyzer.Input] {
     programIDs().compactMap { id in
-      if let source = sources[id] { return source.tree.map { .parsed($0) } ?? .source(source.file) }
+      if let source = sources[id] {
+        return source.tree.map { .parsed($0, revision: source.revision) }
+          ?? .source(source.file, revision: source.revision, edits: source.edits)
+      }
       guard isLibrary(id) else { return nil }
       return libraryParse.isDone ? .parsed(libraryTree(id.rawValue)) : .library(libraryParse, position: id.rawValue)
     }
@@ -371,4 +395,28 @@ final class Workspace {
 
   /// Whether rename may edit the file: the library is read-only, even when opened in the editor.
   func isEditable(_ id: FileID) -> Bool { !isLibrary(id) }
+}
+
+/// What changed in a document since each of its last few texts: for each, by its revision, the one edit that leads
+/// from it to the current text. The analyzer re-parses from the text its last analysis had, which a burst of changes
+/// may have left several revisions behind.
+struct EditHistory: Sendable {
+  struct Entry: Sendable {
+    var revision: Int
+    var edit: SourceEdit
+  }
+
+  private(set) var entries: [Entry] = []
+  /// The texts remembered: more than a burst of keystrokes coalesced into one check.
+  static let depth = 16
+
+  /// The edit from the text of `revision` to the current one, if that text is one of the last few.
+  func edit(since revision: Int) -> SourceEdit? { entries.last { $0.revision == revision }?.edit }
+
+  /// The text of `revision` became the current one by `edit`.
+  mutating func record(_ edit: SourceEdit, from revision: Int) {
+    for index in entries.indices { entries[index].edit = entries[index].edit.then(edit) }
+    entries.append(Entry(revision: revision, edit: edit))
+    if entries.count > Self.depth { entries.removeFirst(entries.count - Self.depth) }
+  }
 }

@@ -71,4 +71,30 @@ enum EditScenarios {
     let target = Int.random(in: 0...text.count, using: &random)
     return (target..<target, Array(text[position..<end]))
   }
+
+  /// The edit the language server hands `Parser.reparse` for `range` ← `replacement`, just made to `text`: none (it
+  /// compares the texts) on every third step, the replaced range as the editor sent it (not the smallest: the
+  /// replacement may repeat what it replaced) on another, and on the rest a second edit made to `text` too, both as
+  /// one (`SourceEdit.then`), as a burst of keystrokes checked once.
+  static func knownEdit(
+    _ step: Int, _ range: Range<Int>, _ replacement: [UInt8], _ text: inout [UInt8],
+    using random: inout SeededGenerator
+  ) -> SourceEdit? {
+    let first = SourceEdit(start: range.lowerBound, oldEnd: range.upperBound, newEnd: range.lowerBound + replacement.count)
+    switch step % 3 {
+    case 0: return nil
+    case 1: return first
+    default:
+      let (next, nextReplacement) = edit(text, using: &random)
+      text.replaceSubrange(next, with: nextReplacement)
+      return first.then(
+        SourceEdit(start: next.lowerBound, oldEnd: next.upperBound, newEnd: next.lowerBound + nextReplacement.count))
+    }
+  }
+
+  /// `edit`, if the texts are what it was made on: a random edit may split a character, and a source repairs what
+  /// is then not UTF-8 (an editor's edits never split one: its ranges are between characters).
+  static func sent(_ edit: SourceEdit?, _ old: SourceFile, _ new: SourceFile) -> SourceEdit? {
+    edit.flatMap { $0.describes(old.bytes, new.bytes) ? $0 : nil }
+  }
 }

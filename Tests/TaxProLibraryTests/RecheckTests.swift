@@ -23,7 +23,12 @@ import TestSupport
       if step % 5 == 4 { (range, replacement) = (0..<bytes.count, Array(initial.utf8)) }
       let previous = bytes
       bytes.replaceSubrange(range, with: replacement)
-      let reparse = Parser.reparse(tree, as: SourceFile(id: id, name: "doc.tax", bytes: bytes))
+      // As the language server re-parses: with the edit as the editor sent it, or two of them as one (a burst).
+      let known = EditScenarios.knownEdit(step, range, replacement, &bytes, using: &random)
+      let source = SourceFile(id: id, name: "doc.tax", bytes: bytes)
+      // Repaired, if an edit split a character: the next edit is made on the text as it is.
+      bytes = source.bytes
+      let reparse = Parser.reparse(tree, as: source, edit: EditScenarios.sent(known, tree.source, source))
       let fresh = Checker.check(library + [reparse.tree])
       guard let incremental = Checker.recheck(program, after: reparse) else {
         program = fresh

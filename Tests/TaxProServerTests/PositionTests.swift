@@ -1,5 +1,6 @@
 @testable import LanguageServerProtocol
 import TaxProCore
+import TestSupport
 import Testing
 
 @testable import TaxProServer
@@ -118,5 +119,64 @@ struct EditTests {
     }
     #expect(workspace.sourceFile(id)?.text == "let a = $1 # €\nlet bee = a\n")
     #expect(workspace.programTrees().count == 1)
+  }
+
+  /// The edit the workspace keeps from each of a document's last few texts to the current one (what the analyzer
+  /// re-parses with instead of comparing the texts) must lead from that text to this one, whatever the changes: a
+  /// burst of several in one notification, replacements of the whole text, characters of several bytes.
+  @Test func theEditsKeptLeadFromEachRecentTextToTheCurrentOne() throws {
+    let workspace = Workspace(library: [])
+    let uri = LSP.DocumentURI("file:///tmp/edits.tax")
+    let pieces = ["a", "é", "💰", "\n", "", "let x = 1\n", "€€", " "]
+    var random = SeededGenerator(seed: 18)
+    var text = "let a = $1\nlet b = a * 2\n## doc\nformula f(x: Money): Money = x\n"
+    workspace.open(LSP.TextDocumentItem(uri: uri, languageId: "taxpro", version: 1, text: text))
+    let id = try #require(workspace.id(for: uri))
+    var texts: [Int: [UInt8]] = [:]
+    for version in 2..<120 {
+      let source = try #require(workspace.sources[id])
+      if let revision = source.revision { texts[revision] = source.file.bytes }
+      var changes: [LSP.TextDocumentContentChangeEvent] = []
+      // The bytes a lone change replaced: what the kept edit must be, not a wider range.
+      var replaced: SourceEdit? = nil
+      for _ in 0..<Int.random(in: 1...3, using: &random) {
+        if Int.random(in: 0..<15, using: &random) == 0 {
+          text = (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+          changes.append(LSP.TextDocumentContentChangeEvent(text: text))
+          continue
+        }
+        // A range between two characters, in UTF-16 units as the protocol counts.
+        let characters = Array(text)
+        let low = Int.random(in: 0...characters.count, using: &random)
+        let high = min(characters.count, low + Int.random(in: 0...3, using: &random))
+        let inserted = (0..<Int.random(in: 0...2, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        func position(_ index: Int) -> LSP.Position {
+          let lines = String(characters[..<index]).split(separator: "\n", omittingEmptySubsequences: false)
+          return PositionTests.position(lines.count - 1, lines.last.map { $0.utf16.count } ?? 0)
+        }
+        changes.append(
+          LSP.TextDocumentContentChangeEvent(range: LSP.Range(start: position(low), end: position(high)), text: inserted))
+        let (start, end) = (String(characters[..<low]).utf8.count, String(characters[..<high]).utf8.count)
+        replaced = changes.count == 1 ? SourceEdit(start: start, oldEnd: end, newEnd: start + inserted.utf8.count) : nil
+        text = String(characters[..<low]) + inserted + String(characters[high...])
+      }
+      let outcome = workspace.change(
+        LSP.DidChangeTextDocumentNotification(
+          textDocument: LSP.VersionedTextDocumentIdentifier(uri: uri, version: version), contentChanges: changes))
+      guard case .applied = outcome else {
+        Issue.record("the change was not applied")
+        return
+      }
+      let current = try #require(workspace.sources[id])
+      #expect(current.file.text == text)
+      var checked = 0
+      for entry in current.edits.entries {
+        let old = try #require(texts[entry.revision])
+        #expect(entry.edit.describes(old, current.file.bytes), "from revision \(entry.revision) to version \(version)")
+        checked += 1
+      }
+      #expect(checked > 0)
+      if changes.count == 1, let replaced { #expect(current.edits.entries.last?.edit == replaced) }
+    }
   }
 }

@@ -4,7 +4,8 @@
 // 16-bit offset into the text, taken modulo its length + 1) and how many bytes it replaces, and whether the standard
 // library (part of it) is checked with the text (odd first byte) or the text alone (even). The text is parsed and checked; then
 // the edit is made and
-// - `Parser.reparse` of the old tree must equal `Parser.parse` of the new text;
+// - `Parser.reparse` of the old tree must equal `Parser.parse` of the new text (told the edit as an editor sends it
+//   when the second byte's high bit is set, else finding it by comparing the texts);
 // - `Checker.recheck` of the old program, whenever it does not decline, must equal `Checker.check` of the new trees:
 //   the program (declarations, formulas, constants, tests, jurisdictions, diagnostics, occurrences), the checker's
 //   tables, and every diagnostic.
@@ -51,7 +52,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let old = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: before))
   let oldProgram = Checker.check(library + [old])
   let source = SourceFile(id: id, name: "doc.tax", bytes: after)
-  let reparse = Parser.reparse(old, as: source)
+  // Half the time with the edit as an editor sends it (the language server passes it on), which need not be the
+  // smallest: the replacement may repeat what it replaced.
+  let sent = input[1] & 0x80 != 0 ? SourceEdit(start: start, oldEnd: end, newEnd: start + replacement.count) : nil
+  let reparse = Parser.reparse(old, as: source, edit: sent)
   let fresh = Parser.parse(source)
   let (reparsed, parsed) = (ProgramDump.tree(reparse.tree), ProgramDump.tree(fresh))
   if reparsed != parsed { fail("the re-parse", before, after, reparsed, parsed) }

@@ -168,6 +168,12 @@ public struct SourceFile: Sendable {
   /// would scan every byte again (a keystroke in a large document in the language server). `range` is clamped to the
   /// text; a range that splits a character is repaired, as a new source would repair it.
   public func replacing(_ range: Range<Int>, with replacement: [UInt8]) -> SourceFile {
+    replacingWithEdit(range, with: replacement).file
+  }
+
+  /// `replacing(_:with:)`, and the edit it made when that is the bytes of `range` (clamped) replaced by
+  /// `replacement`; nil when a split character had to be repaired (then only comparing the texts tells).
+  public func replacingWithEdit(_ range: Range<Int>, with replacement: [UInt8]) -> (file: SourceFile, edit: SourceEdit?) {
     let low = max(0, min(range.lowerBound, bytes.count))
     let high = max(low, min(range.upperBound, bytes.count))
     var updated = bytes
@@ -176,11 +182,14 @@ public struct SourceFile: Sendable {
     let removedReturn = bytes[low..<high].contains(13)
     let valid = replacement.allSatisfy { $0 < 0x80 } || String(validating: replacement, as: UTF8.self) != nil
     // (A "\r" taken out may have been the last: only a new source can tell.)
-    guard isBoundary(low), isBoundary(high), valid, !(removedReturn && !replacement.contains(13)) else {
-      return SourceFile(id: id, name: name, bytes: updated, firstLine: firstLine)
-    }
     let delta = replacement.count - (high - low)
     let newEnd = low + replacement.count
+    guard isBoundary(low), isBoundary(high), valid, !(removedReturn && !replacement.contains(13)) else {
+      let file = SourceFile(id: id, name: name, bytes: updated, firstLine: firstLine)
+      // Valid UTF-8 is kept as it is: then the edit is still exactly the replaced range.
+      let kept = file.bytes.count == updated.count && file.bytes == updated
+      return (file, kept ? SourceEdit(start: low, oldEnd: high, newEnd: newEnd) : nil)
+    }
     // A line starts at `s` when the byte before is "\n", or a "\r" not followed by "\n": it depends on the bytes at
     // s - 1 and s, so starts before `low` and after `high` (moved) are as they were, and those in between are found.
     var starts: [Int] = []
@@ -201,9 +210,10 @@ public struct SourceFile: Sendable {
       starts.append(lineStarts[index] + delta)
       index += 1
     }
-    return SourceFile(
+    let file = SourceFile(
       id: id, name: name, firstLine: firstLine, bytes: updated, lineStarts: starts,
       containsCarriageReturn: containsCarriageReturn || replacement.contains(13))
+    return (file, SourceEdit(start: low, oldEnd: high, newEnd: newEnd))
   }
 
   /// The whole text (made from the bytes on each call).

@@ -46,6 +46,24 @@ public struct SourceEdit: Sendable, Equatable {
   /// No change at all.
   public var isEmpty: Bool { start == oldEnd && start == newEnd }
 
+  /// This edit followed by `next` (an edit of this one's result), as one replaced range: from the first byte either
+  /// replaced to the last, in the text before both and after both.
+  public func then(_ next: SourceEdit) -> SourceEdit {
+    // The end of both changes in the text between them, where neither changed what follows.
+    let middleEnd = max(newEnd, next.oldEnd)
+    return SourceEdit(
+      start: min(start, next.start), oldEnd: middleEnd - delta, newEnd: middleEnd + next.delta)
+  }
+
+  /// Whether this edit can describe going from `old` to `new`: the bytes before `start` and from `oldEnd` on are the
+  /// same in both (it need not be the smallest such range).
+  public func describes(_ old: [UInt8], _ new: [UInt8]) -> Bool {
+    guard 0 <= start, start <= oldEnd, start <= newEnd, oldEnd <= old.count, newEnd <= new.count,
+      old.count - oldEnd == new.count - newEnd
+    else { return false }
+    return old[..<start].elementsEqual(new[..<start]) && old[oldEnd...].elementsEqual(new[newEnd...])
+  }
+
   /// Where an old offset is now; nil inside the replaced bytes (where the old text no longer is). The end of the
   /// replaced range maps to the end of its replacement, and its start (when something was replaced) stays.
   public func map(_ offset: Int) -> Int? {
@@ -77,8 +95,13 @@ extension Parser {
   /// not touch. The result is exactly `Parser.parse(source)`: only the steps of the top-level loop between two
   /// boundaries around the change (see `ParseSegment.isBoundary`) are redone, and only if the redone part ends at a
   /// boundary as a whole parse would; otherwise the part grows to the next boundary, or to the end.
-  public static func reparse(_ old: SyntaxTree, as source: SourceFile) -> Reparse {
-    let edit = SourceEdit(from: old.source.bytes, to: source.bytes)
+  ///
+  /// `edit`, when the caller knows it (the language server, from the edits the editor sent), is what changed from
+  /// `old`'s text to `source`'s; it must describe the change (`SourceEdit.describes`) but need not be the smallest
+  /// range that does. Without it the two texts are compared, which reads both whole.
+  public static func reparse(_ old: SyntaxTree, as source: SourceFile, edit knownEdit: SourceEdit? = nil) -> Reparse {
+    assert(knownEdit.map { $0.describes(old.source.bytes, source.bytes) } ?? true, "the edit does not describe the change")
+    let edit = knownEdit ?? SourceEdit(from: old.source.bytes, to: source.bytes)
     func whole() -> Reparse {
       let tree = parse(source)
       return Reparse(tree: tree, edit: edit, origins: Array(repeating: nil, count: tree.declarations.count))
