@@ -30,7 +30,7 @@ public enum TaxType: Hashable, Sendable, CustomStringConvertible {
   public init?(name: String) {
     // Asked of every name declared, every annotation and every call's callee: a switch on the spelling, not a
     // description built and compared for each type. `writable`'s descriptions are these spellings
-    // (`TaxTypeTests` holds them together).
+    // (`VocabularyTests.typeNamesAreTheWritableTypesSpellings` holds them together).
     switch name {
     case "Money": self = .money
     case "Rate": self = .rate
