@@ -289,6 +289,26 @@ import Testing
     #expect(tax.candidates.dropFirst().allSatisfy { $0.match == .substring })
   }
 
+  /// The sources of candidates leave out names the prefix cannot match before rendering them; what is left must be
+  /// exactly what ranking every candidate would keep: the same candidates, in the same order, with the same
+  /// documentation, detail and value. The prefixes cover each kind of match and none.
+  @Test(arguments: [
+    ("tax(ON.", ParseMode.interactive, 2025),
+    ("x + ", .interactive, nil),
+    ("provincial_tax(income: $5, ", .interactive, nil),
+    ("formula g(income: Money, rate: Rate): Money =\n  let base = income * rate\n  ", .file, nil),
+    ("formula f(p: Province): Money = tax(p.", .file, nil),
+  ] as [(String, ParseMode, Int?)])
+  func prefixFilterKeepsWhatRankingKeeps(_ context: String, _ mode: ParseMode, _ year: Int?) {
+    let everything = complete(context + "1️⃣", mode: mode, year: year)
+    #expect(everything.candidates.count > 3)
+    for prefix in ["", "i", "in", "IN", "In", "ta", "TAX", "a", "rate", "x", "zz", "_", "basic"] {
+      let list = complete(context + prefix + "1️⃣", mode: mode, year: year)
+      let reference = CompletionEngine.rank(everything.candidates, prefix: prefix, range: list.range)
+      #expect(list.candidates == reference, "prefix '\(prefix)' after '\(context)'")
+    }
+  }
+
   // MARK: Positions
 
   @Test func types() {

@@ -44,6 +44,14 @@ final class CompletionAnalysis {
   }
 
   var prefix: String { String(decoding: bytes[wordStart..<offset], as: UTF8.self) }
+
+  /// The prefix once, lowered once: `matches` is asked for every name of a large program.
+  private lazy var matcher = CompletionEngine.Matcher(prefix)
+
+  /// Whether a candidate with this filter text would survive `CompletionEngine.rank`. The sources of many candidates
+  /// (every formula of the program, every parameter of a jurisdiction) ask it before rendering a candidate's
+  /// documentation, signature and value, which is most of a completion's work, for names the prefix then drops.
+  func matches(_ filterText: String) -> Bool { matcher.match(filterText) != nil }
   var range: Range<Int> { wordStart..<offset }
   var wordRange: Range<Int> { wordStart..<wordEnd }
 

@@ -66,7 +66,7 @@ extension CompletionAnalysis {
   func argumentLabels() -> [CompletionCandidate] {
     guard let (name, used) = callBeingWritten() else { return [] }
     if let formula = program.formula(named: name), !formula.parameters.isEmpty {
-      return formula.parameters.filter { !used.contains($0.name) }.map { parameter in
+      return formula.parameters.filter { !used.contains($0.name) && matches($0.name) }.map { parameter in
         var item = candidate(
           parameter.name + ":", .argumentLabel, detail: parameter.type.description,
           documentation: Self.markdown(parameter), insertText: parameter.name + ": ")
@@ -76,7 +76,7 @@ extension CompletionAnalysis {
     }
     // A formula of the text being edited, which the program may not have yet.
     guard let declaration = declaredFormula(name) else { return [] }
-    return declaration.parameters.filter { !used.contains($0.name.name) }.map { parameter in
+    return declaration.parameters.filter { !used.contains($0.name.name) && matches($0.name.name) }.map { parameter in
       var item = candidate(
         parameter.name.name + ":", .argumentLabel, detail: parameter.type.name,
         documentation: Self.markdown(parameter), insertText: parameter.name.name + ": ")
@@ -94,7 +94,7 @@ extension CompletionAnalysis {
   }
 
   func localCandidates() -> [CompletionCandidate] {
-    locals.reversed().map { local in
+    locals.reversed().filter { matches($0.name) }.map { local in
       let detail = local.type?.description ?? local.writtenType ?? ""
       var documentation: String? = nil
       if let parameter = local.parameter {
@@ -135,18 +135,20 @@ extension CompletionAnalysis {
 
   func globalCandidates() -> [CompletionCandidate] {
     var result: [CompletionCandidate] = []
-    for constant in program.constants {
+    for constant in program.constants where matches(constant.name) {
       result.append(
         candidate(
           constant.name, .constant, detail: constant.type.description,
           documentation: constant.documentation.markdown))
     }
-    for formula in program.formulas {
+    for formula in program.formulas where matches(formula.name) {
       result.append(candidate(formula.name, .formula, detail: formula.signature, documentation: formula.markdown))
     }
     // Formulas of the text being edited that the program does not know yet.
     for declaration in tree.declarations {
-      guard case .formula(let formula) = declaration, program.formulaIndex[formula.name.name] == nil else { continue }
+      guard case .formula(let formula) = declaration, matches(formula.name.name),
+        program.formulaIndex[formula.name.name] == nil
+      else { continue }
       let parameters = formula.parameters.map { "\($0.name.name): \($0.type.name)" }.joined(separator: ", ")
       let returnType = formula.returnType.map { ": " + $0.name } ?? ""
       result.append(
@@ -179,7 +181,7 @@ extension CompletionAnalysis {
       return []
     case .province:
       var result = [nameMember(for: nil)]
-      for member in program.interfaces["Province"]?.members ?? [] {
+      for member in program.interfaces["Province"]?.members ?? [] where matches(member.name) {
         result.append(
           candidate(
             member.name, .jurisdictionParameter, detail: member.type.description,
@@ -202,7 +204,7 @@ extension CompletionAnalysis {
     let evaluator = query.year.map { Evaluator(program: program, year: $0) }
     let span = Span(file: CompletionAnalysis.fileID, start: wordStart, end: wordStart)
     var result = [nameMember(for: jurisdiction)]
-    for (name, type) in jurisdiction.parameterTypes.sorted(by: { $0.key < $1.key }) {
+    for (name, type) in jurisdiction.parameterTypes.sorted(by: { $0.key < $1.key }) where matches(name) {
       let years = jurisdiction.sortedYears.filter { jurisdiction.years[$0]?[name] != nil }
       var parts: [String] = []
       let member = interface?.member(name)

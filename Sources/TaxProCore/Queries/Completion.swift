@@ -132,9 +132,10 @@ public enum CompletionEngine {
   static func rank(_ candidates: [CompletionCandidate], prefix: String, range: Range<Int>) -> [CompletionCandidate] {
     var seen = Set<String>()
     var kept: [CompletionCandidate] = []
+    let matcher = Matcher(prefix)
     // Earlier (nearer) candidates win a tie on the label: a local shadows a formula of the same name.
     for var candidate in candidates.sorted(by: { $0.kind.rank < $1.kind.rank }) {
-      guard let match = match(candidate.filterText, prefix) else { continue }
+      guard let match = matcher.match(candidate.filterText) else { continue }
       guard seen.insert(candidate.label).inserted else { continue }
       candidate.match = match
       candidate.range = range
@@ -149,12 +150,27 @@ public enum CompletionEngine {
     }
   }
 
-  static func match(_ label: String, _ prefix: String) -> CompletionMatch? {
-    if prefix.isEmpty || label.hasPrefix(prefix) { return .prefix }
-    let lowerLabel = label.lowercased()
-    let lowerPrefix = prefix.lowercased()
-    if lowerLabel.hasPrefix(lowerPrefix) { return .caseInsensitivePrefix }
-    if lowerPrefix.count >= 2, lowerLabel.contains(lowerPrefix) { return .substring }
-    return nil
+  static func match(_ label: String, _ prefix: String) -> CompletionMatch? { Matcher(prefix).match(label) }
+
+  /// How well labels match one prefix, with the prefix's lowercase form worked out once.
+  struct Matcher {
+    let prefix: String
+    let lowerPrefix: String
+    /// Substring matches are only for prefixes of two letters or more.
+    let allowsSubstring: Bool
+
+    init(_ prefix: String) {
+      self.prefix = prefix
+      lowerPrefix = prefix.lowercased()
+      allowsSubstring = lowerPrefix.count >= 2
+    }
+
+    func match(_ label: String) -> CompletionMatch? {
+      if prefix.isEmpty || label.hasPrefix(prefix) { return .prefix }
+      let lowerLabel = label.lowercased()
+      if lowerLabel.hasPrefix(lowerPrefix) { return .caseInsensitivePrefix }
+      if allowsSubstring, lowerLabel.contains(lowerPrefix) { return .substring }
+      return nil
+    }
   }
 }
