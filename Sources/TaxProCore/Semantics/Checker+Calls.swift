@@ -24,6 +24,8 @@ extension Checker {
           ? [DiagnosticNote(.help, "to count a Number in dollars, multiply it by $1: n * $1")] : [])
       return .invalid(span)
     }
+    // The suggestions are indexed on first use: not in a half checked ahead.
+    if speculative { return abandonSpeculation(.invalid(span)) }
     var notes: [DiagnosticNote] = []
     var fixes: [Fix] = []
     if let suggestion = Suggestions.closest(to: name, in: calleeSuggestions) {

@@ -81,6 +81,8 @@ extension Checker {
   }
 
   func reportUnknownName(_ name: String, _ span: Span, in scope: Scope) {
+    // The suggestions are indexed on first use: not in a half checked ahead.
+    if speculative { return abandonSpeculation(()) }
     var notes: [DiagnosticNote] = []
     var fixes: [Fix] = []
     if let suggestion = Suggestions.closest(to: name, in: globalSuggestions, and: scope.names) {

@@ -9,6 +9,8 @@ extension Checker {
   /// The return type of a formula, checking its body first if the type is not written.
   func returnType(ofFormula index: Int, usedAt span: Span) -> TaxType {
     if let declared = formulaDeclaredReturn[index] { return declared }
+    // A body checked ahead in a half (`precheckFormulas`) must not depend on another body: the serial check does it.
+    if speculative { return abandonSpeculation(.error) }
     switch formulaState(index) {
     case .done: return formula(at: index)?.returnType ?? .error
     case .inProgress:
@@ -28,6 +30,8 @@ extension Checker {
 
   func ensureFormula(_ index: Int) {
     guard formulaState(index) == .pending else { return }
+    // Checked ahead: taken in here, where the serial check would have checked it.
+    if adoptPrechecked(index) { return }
     formulaStates[index] = .inProgress
     inferenceDepth += 1
     defer {
@@ -167,6 +171,7 @@ extension Checker {
 
   /// The type of a constant, checking it first if needed.
   func constantType(_ index: Int, usedAt span: Span) -> TaxType {
+    if speculative { return abandonSpeculation(.error) }
     switch constantState(index) {
     case .done: return constants[index]?.type ?? .error
     case .inProgress: return .error

@@ -3,6 +3,7 @@ extension Checker {
 
   /// The syntax of each parameter definition: code → year → name.
   func definitionSyntax(_ code: String) -> [Int: [String: ParameterDefinition]] {
+    if speculative { return abandonSpeculation([:]) }
     if let cached = definitionSyntaxCache[code] { return cached }
     var result: [Int: [String: ParameterDefinition]] = [:]
     guard let declaration = jurisdictionDeclarations[code] else { return result }
@@ -22,6 +23,7 @@ extension Checker {
     guard let declaration = jurisdictionDeclarations[code] else { return nil }
     if let member = interface(for: declaration.kind)?.member(name) { return member.type }
     if name == "name" { return .text }
+    if speculative { return abandonSpeculation(.error) }
     let syntax = definitionSyntax(code)
     guard let year = syntax.keys.sorted().first(where: { syntax[$0]?[name] != nil }) else { return nil }
     return ensureDefinition(code, year, name, usedAt: span)?.value.type ?? .error

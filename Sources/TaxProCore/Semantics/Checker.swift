@@ -133,6 +133,17 @@ public final class Checker {
   var constantEdges: [[GlobalNode]] = []
   var parameterEdges: [GlobalNode: [GlobalNode]] = [:]
   var inferenceDepth = 0
+  /// A checker checking formula bodies ahead for another (`precheckFormulas`), and whether the body it is checking
+  /// needed something only the serial check may do.
+  var speculative = false
+  var abandonedSpeculation = false
+  /// The checkers of the two halves, the formulas they checked ahead by index (nil: to check here; taken once), and
+  /// for each half, its symbol ids → the program's (-1 until first met).
+  var precheckers: [Checker] = []
+  var prechecked: [PrecheckedFormula?] = []
+  var symbolMaps: [[Int32]] = []
+  /// How many formula bodies the halves checked ahead and kept (tests, measurements).
+  var checkedAheadCount = 0
   /// The names every scope sees, indexed for "did you mean" once the declarations are collected (`Suggestions`).
   lazy var globalSuggestions = SuggestionIndex(
     Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys) + Array(predefined.keys))
@@ -158,8 +169,17 @@ public final class Checker {
   public static func check(
     _ trees: [SyntaxTree], predefined: [String: Value] = [:], recordOccurrences: Bool = true
   ) -> Program {
+    check(trees, predefined: predefined, recordOccurrences: recordOccurrences, parallelThreshold: parallelThreshold)
+  }
+
+  /// `check`, with the formula bodies checked in two halves at once when there are at least `parallelThreshold`
+  /// formulas (`Int.max`: never; tests compare both ways).
+  static func check(
+    _ trees: [SyntaxTree], predefined: [String: Value] = [:], recordOccurrences: Bool = true, parallelThreshold: Int
+  ) -> Program {
     let checker = Checker(trees: trees, recordOccurrences: recordOccurrences)
     checker.predefined = predefined
+    checker.parallelThreshold = parallelThreshold
     return checker.run()
   }
 
@@ -168,11 +188,24 @@ public final class Checker {
   public static func check(
     _ trees: [SyntaxTree], recordOccurrences: Bool = true, isCancelled: @escaping () -> Bool
   ) -> Program? {
+    check(trees, recordOccurrences: recordOccurrences, parallelThreshold: parallelThreshold, isCancelled: isCancelled)
+  }
+
+  /// The cancellable `check` with its threshold for checking bodies in two halves (tests).
+  static func check(
+    _ trees: [SyntaxTree], recordOccurrences: Bool = true, parallelThreshold: Int, isCancelled: @escaping () -> Bool
+  ) -> Program? {
     let checker = Checker(trees: trees, recordOccurrences: recordOccurrences)
+    checker.parallelThreshold = parallelThreshold
     checker.isCancelled = isCancelled
     let program = checker.run()
     return checker.cancelled ? nil : program
   }
+
+  /// From how many formulas a whole check checks their bodies in two halves at once (`precheckFormulas`). Below it a
+  /// second thread costs more than it saves (measured: see ARCHITECTURE.md), and the REPL checks small inputs often.
+  static let parallelThreshold = 1_000
+  var parallelThreshold = Checker.parallelThreshold
 
   /// Asked between declarations by a check that may be abandoned; `cancelled` once it said yes.
   var isCancelled: (() -> Bool)?
@@ -298,14 +331,20 @@ public final class Checker {
       record(span, .formula(name), definition: definition)
       return
     }
+    let id = formulaSymbolID(index, name: name)
+    occurrences.append(
+      StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: definition))
+  }
+
+  /// The symbol id of the formula at `index` (a whole check), numbered when first asked for: a new id, found later
+  /// through `FormulaSymbolIDs`.
+  func formulaSymbolID(_ index: Int, name: String) -> Int32 {
     var id = formulaSymbols[index]
     if id < 0 {
-      // Only here does a whole check number a formula: a new id, found later through `FormulaSymbolIDs`.
       id = symbolTable.append(.formula(name))
       formulaSymbols[index] = id
     }
-    occurrences.append(
-      StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: definition))
+    return id
   }
 
   /// Records the definition or a named use of the formula's parameter at `position`, numbering its formula's
@@ -319,14 +358,22 @@ public final class Checker {
         span, .formulaParameter(formula: declaration.name.name, name: declaration.parameters[position].name.name),
         definition: definition)
     }
+    let id = parameterSymbolIDs(index)[position]
+    occurrences.append(StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: definition))
+    return id
+  }
+
+  /// The symbol ids of the parameters of the formula at `index` by position (a whole check), all numbered when any is
+  /// first asked for. A name declared again (reported) is the same symbol as its first declaration.
+  func parameterSymbolIDs(_ index: Int) -> [Int32] {
     if parameterSymbols[index].isEmpty {
+      let declaration = formulaDeclarations[index]
       var ids: [Int32] = []
       ids.reserveCapacity(declaration.parameters.count)
       var firstOfName: [String: Int32] = [:]
       let many = declaration.parameters.count > Scope.linearLimit
       for (at, parameter) in declaration.parameters.enumerated() {
         let name = parameter.name.name
-        // A name declared again (reported) is the same symbol as its first declaration.
         let earlier =
           many ? firstOfName[name] : declaration.parameters[..<at].firstIndex { $0.name.name == name }.map { ids[$0] }
         let id = earlier ?? symbolTable.append(.formulaParameter(formula: declaration.name.name, name: name))
@@ -335,9 +382,7 @@ public final class Checker {
       }
       parameterSymbols[index] = ids
     }
-    let id = parameterSymbols[index][position]
-    occurrences.append(StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: definition))
-    return id
+    return parameterSymbols[index]
   }
 
   func text(of span: Span) -> String { sources[span.file]?.text(of: span) ?? "" }
@@ -350,6 +395,10 @@ public final class Checker {
     collect()
     checkInterfaces()
     for index in formulaDeclarations.indices where !shouldStop(index) { resolveSignature(index) }
+    // A large program's formula bodies are checked in two halves at once first (`precheckFormulas`); the loop then
+    // takes in their results in the order a serial check would have made them, and checks the rest itself.
+    if !cancelled && formulaDeclarations.count >= parallelThreshold { precheckFormulas() }
+    if cancelled { return makeProgram() }
     for index in formulaDeclarations.indices where !shouldStop(index) { ensureFormula(index) }
     for index in constantDeclarations.indices where !shouldStop(index) { ensureConstant(index) }
     // An abandoned check's program is thrown away: stop here.

@@ -336,6 +336,12 @@ struct SymbolTableBuilder {
   private var recentNext = 0
   static let recentCount = 8
 
+  /// How many symbols this layer numbered.
+  var count: Int { symbols.count }
+
+  /// The symbol this layer numbered `id` (a table without a parent: a half of a check, `Checker+Parallel`).
+  func symbol(at id: Int32) -> Symbol { symbols[Int(id)] }
+
   /// Makes room for about `count` symbols at once (a whole check knows roughly how many it will number).
   mutating func reserve(_ count: Int) {
     symbols.reserveCapacity(count)
