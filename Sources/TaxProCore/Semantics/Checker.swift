@@ -204,7 +204,7 @@ public final class Checker {
 
   /// From how many formulas a whole check checks their bodies in two halves at once (`precheckFormulas`). Below it a
   /// second thread costs more than it saves (measured: see ARCHITECTURE.md), and the REPL checks small inputs often.
-  static let parallelThreshold = 1_000
+  static let parallelThreshold = 500
   var parallelThreshold = Checker.parallelThreshold
 
   /// Asked between declarations by a check that may be abandoned; `cancelled` once it said yes.
@@ -400,6 +400,8 @@ public final class Checker {
     if !cancelled && formulaDeclarations.count >= parallelThreshold { precheckFormulas() }
     if cancelled { return makeProgram() }
     for index in formulaDeclarations.indices where !shouldStop(index) { ensureFormula(index) }
+    // Every body checked ahead is taken in by now: the halves' lists go before the rest is checked.
+    (precheckers, prechecked, symbolMaps) = ([], [], [])
     for index in constantDeclarations.indices where !shouldStop(index) { ensureConstant(index) }
     // An abandoned check's program is thrown away: stop here.
     if cancelled { return makeProgram() }
