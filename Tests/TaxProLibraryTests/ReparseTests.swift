@@ -11,7 +11,15 @@ import TestSupport
   /// Whether the re-parse equals the fresh parse; every difference is recorded as an issue.
   @discardableResult
   static func expectSameParse(_ reparsed: Reparse, _ fresh: SyntaxTree, _ context: String) -> Bool {
-    let tree = reparsed.tree
+    #expect(reparsed.origins.count == reparsed.tree.declarations.count, "\(context)")
+    return expectSameTree(reparsed.tree, fresh, context)
+      && reparsed.origins.count == reparsed.tree.declarations.count
+  }
+
+  /// Whether `tree` is exactly `fresh`, a serial parse of the same text, down to the bookkeeping of `Parser.reparse`;
+  /// every difference is recorded as an issue.
+  @discardableResult
+  static func expectSameTree(_ tree: SyntaxTree, _ fresh: SyntaxTree, _ context: String) -> Bool {
     let (reparsedText, freshText) = (ProgramDump.tree(tree), ProgramDump.tree(fresh))
     guard reparsedText == freshText, tree.lexerDiagnosticCount == fresh.lexerDiagnosticCount,
       tree.segments.map(\.start) == fresh.segments.map(\.start),
@@ -19,8 +27,7 @@ import TestSupport
       tree.segments.map(\.declarationCount) == fresh.segments.map(\.declarationCount),
       tree.segments.map(\.diagnosticCount) == fresh.segments.map(\.diagnosticCount),
       tree.segments.map(\.followsFormula) == fresh.segments.map(\.followsFormula),
-      tree.segments.map(\.errorAtStart) == fresh.segments.map(\.errorAtStart),
-      reparsed.origins.count == tree.declarations.count
+      tree.segments.map(\.errorAtStart) == fresh.segments.map(\.errorAtStart)
     else {
       // TAXPRO_REPARSE_DEBUG=directory keeps both dumps of the first difference there.
       if let directory = ProcessInfo.processInfo.environment["TAXPRO_REPARSE_DEBUG"] {
@@ -35,7 +42,6 @@ import TestSupport
       #expect(tree.segments.map(\.diagnosticCount) == fresh.segments.map(\.diagnosticCount), "\(context)")
       #expect(tree.segments.map(\.followsFormula) == fresh.segments.map(\.followsFormula), "\(context)")
       #expect(tree.segments.map(\.errorAtStart) == fresh.segments.map(\.errorAtStart), "\(context)")
-      #expect(reparsed.origins.count == tree.declarations.count, "\(context)")
       return false
     }
     return true

@@ -9,6 +9,8 @@
 // - `Checker.recheck` of the old program, whenever it does not decline, must equal `Checker.check` of the new trees:
 //   the program (declarations, formulas, constants, tests, jurisdictions, diagnostics, occurrences), the checker's
 //   tables, and every diagnostic.
+// - `Parser.parseInTwo`, cut at the first few places it may be, must decline or equal `Parser.parse` (with its
+//   segments).
 // A difference is a crash, with both texts in the message.
 import Foundation
 
@@ -31,6 +33,14 @@ func fail(_ what: String, _ before: [UInt8], _ after: [UInt8], _ got: String, _ 
     --- whole
     \(expected)
     """)
+}
+
+/// The bookkeeping of a tree that `Parser.reparse` relies on, as text.
+func segmentsDump(_ tree: SyntaxTree) -> String {
+  "lexer diagnostics \(tree.lexerDiagnosticCount)\n" + tree.segments.map { segment in
+    "\(segment.start) \(segment.declarationCount) \(segment.diagnosticCount) \(segment.isBoundary) "
+      + "\(segment.followsFormula) \(segment.errorAtStart)\n"
+  }.joined()
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -59,6 +69,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let fresh = Parser.parse(source)
   let (reparsed, parsed) = (ProgramDump.tree(reparse.tree), ProgramDump.tree(fresh))
   if reparsed != parsed { fail("the re-parse", before, after, reparsed, parsed) }
+  // The parse on two threads, cut at each place it may be (a few of them), must decline or equal the serial one.
+  var offset = 0
+  for _ in 0..<4 {
+    guard let split = Parser.split(source.bytes, near: offset) else { break }
+    offset = split.keyword
+    guard let inTwo = Parser.parseInTwo(source, mode: .file, at: split) else { continue }
+    let (got, expected) = (segmentsDump(inTwo) + ProgramDump.tree(inTwo), segmentsDump(fresh) + parsed)
+    if got != expected { fail("the parse in two at \(split)", before, after, got, expected) }
+  }
   guard let rechecked = Checker.recheck(oldProgram, after: reparse) else { return 0 }
   let checked = Checker.check(library + [fresh])
   let got = ProgramDump.program(rechecked, files: [id]) + ProgramDump.tables(rechecked, file: id)

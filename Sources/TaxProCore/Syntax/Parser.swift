@@ -62,8 +62,19 @@ public struct Parser {
     self.lexerStoppedEarly = lexed.stoppedEarly
   }
 
-  /// Parses a whole source.
+  /// Parses a whole source. A large one is parsed in two halves at once, on two threads (`parseInTwo`), which gives
+  /// exactly the tree of one parse.
   public static func parse(_ source: SourceFile, mode: ParseMode = .file) -> SyntaxTree {
+    if source.bytes.count >= parallelThreshold, let split = split(source.bytes, near: source.bytes.count / 2),
+      isBalanced(split, in: source.bytes), let tree = parseInTwo(source, mode: mode, at: split)
+    {
+      return tree
+    }
+    return parseSerially(source, mode: mode)
+  }
+
+  /// Parses a whole source on the calling thread alone.
+  static func parseSerially(_ source: SourceFile, mode: ParseMode = .file) -> SyntaxTree {
     let lexed = Lexer.lex(source)
     var parser = Parser(source: source, lexed: lexed, mode: mode)
     let declarations = parser.parseDeclarations()

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Work run on a thread of its own while the caller does other work, then joined: how a large source is parsed on
+/// both cores (`Parser.parseInTwo`).
+///
+/// The thread has a large stack, as every front end gives the core's own thread (512 MiB): the parser's and the
+/// checker's depth limits assume one, and Dispatch's worker threads have a small one. The core has no Foundation, so
+/// the thread is a POSIX one. Where none can be started, `start` returns nil and the caller does the work itself.
+final class SecondThread<Result: Sendable>: ThreadBody, @unchecked Sendable {
+  /// The stack of the thread: as large as the front ends' (it is reserved, not used, until the work goes deep).
+  static var stackSize: Int { 512 << 20 }
+
+  // Written by the thread before it ends, read by `join` after it ended (the join orders the two).
+  private var result: Result?
+  private let work: @Sendable () -> Result
+  #if canImport(Glibc)
+    private var thread = pthread_t()
+  #endif
+
+  private init(_ work: @escaping @Sendable () -> Result) {
+    self.work = work
+  }
+
+  override func run() { result = work() }
+
+  /// Starts `work` on a new thread; nil when no thread could be started.
+  static func start(_ work: @escaping @Sendable () -> Result) -> SecondThread? {
+    #if canImport(Glibc)
+      let started = SecondThread(work)
+      var attributes = pthread_attr_t()
+      guard pthread_attr_init(&attributes) == 0 else { return nil }
+      defer { pthread_attr_destroy(&attributes) }
+      guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
+      // The thread holds a reference to the work until it has run it.
+      let context = Unmanaged<ThreadBody>.passRetained(started).toOpaque()
+      guard pthread_create(&started.thread, &attributes, runThreadBody, context) == 0 else {
+        Unmanaged<ThreadBody>.fromOpaque(context).release()
+        return nil
+      }
+      return started
+    #else
+      return nil
+    #endif
+  }
+
+  /// Waits for the work to end and returns its result.
+  func join() -> Result {
+    #if canImport(Glibc)
+      pthread_join(thread, nil)
+    #endif
+    // The work always sets the result before its thread ends; running it here is only a safe answer to a broken join.
+    if let result { return result }
+    let result = work()
+    self.result = result
+    return result
+  }
+}
+
+/// What a `SecondThread` runs, without its result's type: a C thread's start routine cannot name a generic one.
+class ThreadBody {
+  func run() {}
+}
+
+#if canImport(Glibc)
+  /// The start routine of a `SecondThread`: runs the body it is given (and releases it).
+  private func runThreadBody(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().run()
+    return nil
+  }
+#endif
