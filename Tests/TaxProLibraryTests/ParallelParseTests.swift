@@ -73,10 +73,9 @@ import TestSupport
 
   @Test func generatedFormulas() {
     let text = EditScenarios.formulas(400)
-    #expect(text.utf8.count > Parser.parallelThreshold)
     let parsedInTwo = onLargeStack { Self.compareSplits(text, limit: 12, "generated formulas") }
     #expect(parsedInTwo > 10)
-    // Large enough, the public entry point takes the parallel path (its split, near the middle, is a good one).
+    // The split the public entry point would take, near the middle, is a good one.
     let source = SourceFile(id: FileID(4), name: "doc.tax", text: text)
     guard let split = Parser.split(source.bytes, near: source.bytes.count / 2) else {
       Issue.record("no split near the middle")

@@ -62,8 +62,8 @@ public struct Parser {
     self.lexerStoppedEarly = lexed.stoppedEarly
   }
 
-  /// Parses a whole source. A large one is parsed in two halves at once, on two threads (`parseInTwo`), which gives
-  /// exactly the tree of one parse.
+  /// Parses a whole source. One of `parallelThreshold` bytes or more is parsed in two parts at once, on two threads
+  /// (`parseInTwo`), which gives exactly the tree of one parse.
   public static func parse(_ source: SourceFile, mode: ParseMode = .file) -> SyntaxTree {
     if source.bytes.count >= parallelThreshold, let split = split(source.bytes, near: source.bytes.count / 2),
       isBalanced(split, in: source.bytes), let tree = parseInTwo(source, mode: mode, at: split)
