@@ -184,23 +184,7 @@ extension Checker {
   /// while `body` runs on this one, and waits for both; nil, having run neither, when no thread could be made.
   static func runBeside<T>(_ beside: @escaping () -> Void, while body: () -> T) -> T? {
     #if canImport(Glibc)
-      let context = Unmanaged.passRetained(ThreadBody(beside)).toOpaque()
-      var attributes = pthread_attr_t()
-      pthread_attr_init(&attributes)
-      pthread_attr_setstacksize(&attributes, 512 << 20)
-      var thread = pthread_t()
-      let status = pthread_create(
-        &thread, &attributes,
-        { context in
-          guard let context else { return nil }
-          Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().run()
-          return nil
-        }, context)
-      pthread_attr_destroy(&attributes)
-      guard status == 0 else {
-        Unmanaged<ThreadBody>.fromOpaque(context).release()
-        return nil
-      }
+      guard let thread = startThread(running: ClosureBody(beside)) else { return nil }
       let result = body()
       pthread_join(thread, nil)
       return result
@@ -208,12 +192,6 @@ extension Checker {
       return nil
     #endif
   }
-}
-
-/// The work of a second thread, handed to it through a pointer (the core has no Foundation, so no `Thread`).
-private final class ThreadBody {
-  let run: () -> Void
-  init(_ run: @escaping () -> Void) { self.run = run }
 }
 
 /// The second half's checker and what it found. Not `Sendable` by type, but safe: the second thread alone touches it

@@ -29,16 +29,8 @@ final class SecondThread<Result: Sendable>: ThreadBody, @unchecked Sendable {
   static func start(_ work: @escaping @Sendable () -> Result) -> SecondThread? {
     #if canImport(Glibc)
       let started = SecondThread(work)
-      var attributes = pthread_attr_t()
-      guard pthread_attr_init(&attributes) == 0 else { return nil }
-      defer { pthread_attr_destroy(&attributes) }
-      guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return nil }
-      // The thread holds a reference to the work until it has run it.
-      let context = Unmanaged<ThreadBody>.passRetained(started).toOpaque()
-      guard pthread_create(&started.thread, &attributes, runThreadBody, context) == 0 else {
-        Unmanaged<ThreadBody>.fromOpaque(context).release()
-        return nil
-      }
+      guard let thread = startThread(running: started) else { return nil }
+      started.thread = thread
       return started
     #else
       return nil
@@ -58,13 +50,38 @@ final class SecondThread<Result: Sendable>: ThreadBody, @unchecked Sendable {
   }
 }
 
-/// What a `SecondThread` runs, without its result's type: a C thread's start routine cannot name a generic one.
+/// What a thread of the core's runs (a `SecondThread`'s work, or a closure), without a result type: a C thread's
+/// start routine cannot name a generic one.
 class ThreadBody {
   func run() {}
 }
 
+/// A closure run on a thread of its own (`Checker.runBeside`), whose caller joins the thread before it reads what the
+/// closure wrote: the join orders the two.
+final class ClosureBody: ThreadBody {
+  private let work: () -> Void
+  init(_ work: @escaping () -> Void) { self.work = work }
+  override func run() { work() }
+}
+
 #if canImport(Glibc)
-  /// The start routine of a `SecondThread`: runs the body it is given (and releases it).
+  /// Starts a POSIX thread with the core's large stack (`SecondThread.stackSize`) that runs `body`; nil when none
+  /// could be started. The thread holds a reference to the body until it has run it.
+  func startThread(running body: ThreadBody) -> pthread_t? {
+    var attributes = pthread_attr_t()
+    guard pthread_attr_init(&attributes) == 0 else { return nil }
+    defer { pthread_attr_destroy(&attributes) }
+    guard pthread_attr_setstacksize(&attributes, SecondThread<Int>.stackSize) == 0 else { return nil }
+    let context = Unmanaged<ThreadBody>.passRetained(body).toOpaque()
+    var thread = pthread_t()
+    guard pthread_create(&thread, &attributes, runThreadBody, context) == 0 else {
+      Unmanaged<ThreadBody>.fromOpaque(context).release()
+      return nil
+    }
+    return thread
+  }
+
+  /// The start routine of the core's threads: runs the body it is given (and releases it).
   private func runThreadBody(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     guard let context else { return nil }
     Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue().run()
