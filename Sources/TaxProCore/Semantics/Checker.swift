@@ -202,9 +202,14 @@ public final class Checker {
     return checker.cancelled ? nil : program
   }
 
-  /// From how many formulas a whole check checks their bodies in two halves at once (`precheckFormulas`). Below it a
-  /// second thread costs more than it saves (measured: see ARCHITECTURE.md), and the REPL checks small inputs often.
-  static let parallelThreshold = 500
+  /// From how many formulas a whole check checks their bodies in two halves at once (`precheckFormulas`): for now
+  /// never. Measured on the release build with the machine otherwise idle (2 cores), the server's open of a
+  /// 40,000-line document took 442 ms with the halves against 260 ms without (medians of 6 interleaved opens) and
+  /// peaked at 150 MiB against 131 MiB; `taxpro check` of 10,000 formulas was no faster. The process has one malloc
+  /// arena (`tuneAllocator`), so the two threads take turns at its lock; with two arenas the open was still slower.
+  /// The program is the serial one either way (`ParallelCheckTests` force both); lower this only with a measurement
+  /// that shows a gain (500 formulas was the threshold estimated from instruction counts).
+  static let parallelThreshold = Int.max
   var parallelThreshold = Checker.parallelThreshold
 
   /// Asked between declarations by a check that may be abandoned; `cancelled` once it said yes.
