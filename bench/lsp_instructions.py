@@ -4,7 +4,7 @@ machine, for comparing two builds of `taxpro lsp` (this one and a baseline) requ
 The client of `bench/run.py` (`lsp_client.py`) drives `taxpro lsp` under `valgrind --tool=callgrind`: initialize,
 initialized, didOpen of the generated formula file (`generate.taxpro_formulas`, four lines a formula) and its
 diagnostics, then N requests of one kind at the place `run.py` measures them (completion after `ON.`, hover on a province
-code; or N keystrokes, `typing` near the top of the document and `typing-middle` in its middle, see `type_digits`),
+code; `names`, completion of a name being typed in a formula body; or N keystrokes, `typing` near the top of the document and `typing-middle` in its middle, see `type_digits`),
 shutdown, exit. The run is made twice, with N = 0 and N = --requests, and the difference of the two totals divided
 by N is the cost of one request, from reading it to writing its answer; the N = 0 run's total is the start-up plus the
 open. The first request of a kind also pays one-time costs (the Swift runtime looks up conformances and instantiates
@@ -56,8 +56,13 @@ def count(binary: Path, workspace: Path, kind: str, requests: int, text: str, ou
         if kind.startswith("typing"):
             type_digits(client, uri, text, kind, requests)
             requests = 0
-        position = run.probe_positions("taxpro", text)["complete" if kind == "completion" else "hover"]
-        method = "textDocument/completion" if kind == "completion" else "textDocument/hover"
+        if kind == "names":
+            # A name being typed in a body (`inc` of `income`): every global name is a candidate before the prefix.
+            line = run.probe_positions("taxpro", text)["edit"][0]
+            position = (line, text.split("\n")[line].index("income") + 3)
+        else:
+            position = run.probe_positions("taxpro", text)["complete" if kind == "completion" else "hover"]
+        method = "textDocument/hover" if kind == "hover" else "textDocument/completion"
         for _ in range(requests):
             _, response = client.request(method, {
                 "textDocument": {"uri": uri}, "position": {"line": position[0], "character": position[1]}},
