@@ -309,6 +309,29 @@ import Testing
     }
   }
 
+  /// The matcher's byte-wise answers for ASCII names are those of the definition: lowercased copies, then a prefix
+  /// or (for two letters or more) a substring. Every pair of these labels and prefixes, accented ones included.
+  @Test func matcherAgreesWithItsDefinition() {
+    let labels = [
+      "income_tax", "Income", "INCOME", "provincial_tax", "ON", "on", "ontario_credit", "x", "", "tax", "Tax_Rate",
+      "équité", "Équipe", "naïve_tax", "ab", "aB", "_", "__x", "TAXTAX", "ta",
+    ]
+    let prefixes = ["", "i", "in", "IN", "In", "ta", "TAX", "Ta", "x", "tax_r", "ÉQ", "éq", "ï", "_", "b", "B", "ab", "taxtax"]
+    for label in labels {
+      for prefix in prefixes {
+        var expected: CompletionMatch? = nil
+        if prefix.isEmpty || label.hasPrefix(prefix) {
+          expected = .prefix
+        } else if label.lowercased().hasPrefix(prefix.lowercased()) {
+          expected = .caseInsensitivePrefix
+        } else if prefix.lowercased().count >= 2, label.lowercased().contains(prefix.lowercased()) {
+          expected = .substring
+        }
+        #expect(CompletionEngine.match(label, prefix) == expected, "'\(label)' against '\(prefix)'")
+      }
+    }
+  }
+
   // MARK: Positions
 
   @Test func types() {

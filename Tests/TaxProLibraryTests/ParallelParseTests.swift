@@ -47,7 +47,10 @@ import TestSupport
     var files: [(String, String)] = []
     guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
     while let path = walker.nextObject() as? String {
-      if path.hasPrefix(".build") || path.hasPrefix("fuzz/out") || path.hasPrefix(".git") || path.hasPrefix(".venv") {
+      // Built, fuzzed and benchmark files (`bench/out` holds generated sources of up to 28 MB) are not the repository's.
+      if path.hasPrefix(".build") || path.hasPrefix("fuzz/out") || path.hasPrefix(".git") || path.hasPrefix(".venv")
+        || path.hasPrefix("bench/out")
+      {
         walker.skipDescendants()
         continue
       }
