@@ -96,7 +96,7 @@ final class Analyzer: @unchecked Sendable {
     if thread == nil {
       // The checker's depth limits assume a roomy stack, as on the command line.
       let thread = Thread { [self] in run() }
-      thread.stackSize = 512 << 20
+      thread.stackSize = coreThreadStackSize
       thread.name = "TaxPro analyzer"
       self.thread = thread
       thread.start()

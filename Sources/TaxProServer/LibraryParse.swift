@@ -25,7 +25,7 @@ final class LibraryParse: @unchecked Sendable {
       condition.unlock()
     }
     // The parser's depth limits assume a roomy stack, as on the command line.
-    thread.stackSize = 512 << 20
+    thread.stackSize = coreThreadStackSize
     thread.name = "TaxPro library"
     thread.start()
   }

@@ -82,7 +82,7 @@ enum Batch {
         }
       }
       // The core's depth bounds assume a roomy stack.
-      thread.stackSize = 512 << 20
+      thread.stackSize = coreThreadStackSize
       thread.start()
     }
     let rest = chunker

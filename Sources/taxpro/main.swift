@@ -1,4 +1,5 @@
 import Foundation
+import TaxProCore
 
 /// Tunes glibc's allocator for a short-lived process that builds large trees: one heap for every thread (the
 /// worker's own arena would grow by `mprotect` in small steps), grown in 64 MiB steps and never trimmed.
@@ -29,7 +30,7 @@ let worker = Thread {
   let status = CommandTable.run(Array(CommandLine.arguments.dropFirst()))
   exit(status)
 }
-worker.stackSize = 512 << 20
+worker.stackSize = coreThreadStackSize
 worker.start()
 // A signal goes to any thread that does not block it. The REPL's Ctrl-C must interrupt the worker's blocking read (and
 // a resize or `fg` must wake it to redraw), so this thread, which only waits, blocks them; the worker was created

@@ -2,16 +2,17 @@
   import Glibc
 #endif
 
+/// The stack every thread that runs the core gets: 512 MiB, reserved rather than used until the work goes deep. The
+/// parser's and the checker's depth limits assume it, and Dispatch's worker threads have a small one, so each front end
+/// starts its core thread with this size, as `startThread` does.
+public let coreThreadStackSize = 512 << 20
+
 /// Work run on a thread of its own while the caller does other work, then joined: how a large source is parsed on
 /// both cores (`Parser.parseInTwo`).
 ///
-/// The thread has a large stack, as every front end gives the core's own thread (512 MiB): the parser's and the
-/// checker's depth limits assume one, and Dispatch's worker threads have a small one. The core has no Foundation, so
-/// the thread is a POSIX one. Where none can be started, `start` returns nil and the caller does the work itself.
+/// The thread has the core's large stack (`coreThreadStackSize`). The core has no Foundation, so the thread is a POSIX
+/// one. Where none can be started, `start` returns nil and the caller does the work itself.
 final class SecondThread<Result: Sendable>: ThreadBody, @unchecked Sendable {
-  /// The stack of the thread: as large as the front ends' (it is reserved, not used, until the work goes deep).
-  static var stackSize: Int { 512 << 20 }
-
   // Written by the thread before it ends, read by `join` after it ended (the join orders the two).
   private var result: Result?
   private let work: @Sendable () -> Result
@@ -65,13 +66,13 @@ final class ClosureBody: ThreadBody {
 }
 
 #if canImport(Glibc)
-  /// Starts a POSIX thread with the core's large stack (`SecondThread.stackSize`) that runs `body`; nil when none
+  /// Starts a POSIX thread with the core's large stack (`coreThreadStackSize`) that runs `body`; nil when none
   /// could be started. The thread holds a reference to the body until it has run it.
   func startThread(running body: ThreadBody) -> pthread_t? {
     var attributes = pthread_attr_t()
     guard pthread_attr_init(&attributes) == 0 else { return nil }
     defer { pthread_attr_destroy(&attributes) }
-    guard pthread_attr_setstacksize(&attributes, SecondThread<Int>.stackSize) == 0 else { return nil }
+    guard pthread_attr_setstacksize(&attributes, coreThreadStackSize) == 0 else { return nil }
     let context = Unmanaged<ThreadBody>.passRetained(body).toOpaque()
     var thread = pthread_t()
     guard pthread_create(&thread, &attributes, runThreadBody, context) == 0 else {
