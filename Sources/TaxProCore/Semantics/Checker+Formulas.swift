@@ -115,12 +115,15 @@ extension Checker {
       returnType = .error
     }
     let hasErrors = diagnostics[errorsBefore...].contains { $0.severity == .error }
+    // Without `keepsBodies` the checked parameters, steps and result are freed here, one body at a time.
     setFormula(
       index,
       FormulaInfo(.init(
         name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
-        parameters: parameters, returnType: returnType, returnTypeDeclared: formulaDeclaredReturn[index] != nil,
-        lets: lets, result: result, slotCount: scope.slotCount, span: declaration.span, hasErrors: hasErrors)))
+        parameters: keepsBodies ? parameters : [], returnType: returnType,
+        returnTypeDeclared: formulaDeclaredReturn[index] != nil, lets: keepsBodies ? lets : [],
+        result: keepsBodies ? result : .invalid(result.span), slotCount: scope.slotCount, span: declaration.span,
+        hasErrors: hasErrors)))
   }
 
   /// A `## parts:` line (`Breakdown.identityNames`) names Money `let` steps of its formula, and a Money step or input
@@ -206,7 +209,8 @@ extension Checker {
     }
     constants[index] = ConstantInfo(
       name: declaration.binding.name.name, nameSpan: declaration.binding.name.span,
-      documentation: declaration.documentation, type: value.type, value: value, span: declaration.span)
+      documentation: declaration.documentation, type: value.type,
+      value: keepsBodies ? value : TypedExpression(.invalid, value.type, value.span), span: declaration.span)
   }
 
   func checkTest(_ test: TestDeclaration) {
@@ -231,7 +235,8 @@ extension Checker {
     let hasErrors = diagnostics[errorsBefore...].contains { $0.severity == .error }
     tests.append(
       TestInfo(
-        name: test.name, nameSpan: test.nameSpan, year: test.year, steps: steps, slotCount: scope.slotCount,
+        name: test.name, nameSpan: test.nameSpan, year: test.year, steps: keepsBodies ? steps : [],
+        slotCount: scope.slotCount,
         span: test.span, hasErrors: hasErrors))
   }
 

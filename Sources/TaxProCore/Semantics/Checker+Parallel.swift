@@ -38,6 +38,7 @@ extension Checker {
   convenience init(checkingAheadFor main: Checker) {
     self.init(trees: [], recordOccurrences: main.recordOccurrences)
     speculative = true
+    keepsBodies = main.keepsBodies
     sources = main.sources
     formulaDeclarations = main.formulaDeclarations
     formulaIndex = main.formulaIndex

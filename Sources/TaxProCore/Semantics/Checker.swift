@@ -94,6 +94,10 @@ public final class Checker {
   /// no list at all otherwise). See `FormulaSymbolIDs`.
   @exclusivity(unchecked) var parameterSymbols: [[Int32]] = []
   let recordOccurrences: Bool
+  /// Whether the checked bodies are kept (a `Program` is made of them). False for `diagnostics(of:)`: a formula then
+  /// keeps only what a later check reads of it — its result type and whether it has errors — with no parameters,
+  /// steps or result; a constant only its type; a test nothing of its steps.
+  var keepsBodies = true
 
   var formulaDeclarations: [FormulaDeclaration] = []
   var formulaIndex: [String: Int] = [:]
@@ -181,6 +185,23 @@ public final class Checker {
     checker.predefined = predefined
     checker.parallelThreshold = parallelThreshold
     return checker.run()
+  }
+
+  /// The diagnostics `check` reports for the trees, in the same order, without the program: for a command that only
+  /// reports them (`taxpro check`). Each formula's checked body, each constant's value and each test's steps are
+  /// dropped as soon as they are checked (`keepsBodies`), so the check's peak memory holds the syntax and one body at
+  /// a time rather than every checked body as well. Occurrences are not recorded.
+  public static func diagnostics(of trees: [SyntaxTree], predefined: [String: Value] = [:]) -> [Diagnostic] {
+    checkedForDiagnostics(trees, predefined: predefined).diagnostics
+  }
+
+  /// The checker after `diagnostics(of:)`'s check, with what it kept (tests).
+  static func checkedForDiagnostics(_ trees: [SyntaxTree], predefined: [String: Value] = [:]) -> Checker {
+    let checker = Checker(trees: trees, recordOccurrences: false)
+    checker.predefined = predefined
+    checker.keepsBodies = false
+    checker.runPasses()
+    return checker
   }
 
   /// `check`, abandoned (nil) as soon as `isCancelled` says so: asked between declarations, it lets the language
@@ -395,6 +416,13 @@ public final class Checker {
   // MARK: The passes
 
   func run() -> Program {
+    runPasses()
+    return makeProgram()
+  }
+
+  /// Every pass of a whole check, leaving the results in the checker (`makeProgram` gathers them); stops early when
+  /// the check is abandoned.
+  func runPasses() {
     for tree in trees { diagnostics.append(contentsOf: tree.diagnostics) }
     let parseDiagnosticCount = diagnostics.count
     collect()
@@ -403,20 +431,20 @@ public final class Checker {
     // A large program's formula bodies are checked in two halves at once first (`precheckFormulas`); the loop then
     // takes in their results in the order a serial check would have made them, and checks the rest itself.
     if !cancelled && formulaDeclarations.count >= parallelThreshold { precheckFormulas() }
-    if cancelled { return makeProgram() }
+    if cancelled { return }
     for index in formulaDeclarations.indices where !shouldStop(index) { ensureFormula(index) }
     // Every body checked ahead is taken in by now: the halves' lists go before the rest is checked.
     (precheckers, prechecked, symbolMaps) = ([], [], [])
     for index in constantDeclarations.indices where !shouldStop(index) { ensureConstant(index) }
     // An abandoned check's program is thrown away: stop here.
-    if cancelled { return makeProgram() }
+    if cancelled { return }
     checkJurisdictions()
     for (index, tree) in trees.enumerated() where !shouldStop(index) {
       for declaration in tree.declarations {
         if case .test(let test) = declaration { checkTest(test) }
       }
     }
-    if cancelled { return makeProgram() }
+    if cancelled { return }
     findCycles()
     // Report in source order, as compilers do (checking order follows dependencies, not the text). The checker's own
     // diagnostics are kept sorted apart too, so that a re-check (`Checker.recheck`) can replace some of them.
@@ -424,7 +452,6 @@ public final class Checker {
     diagnostics = Checker.sortedByPlace(diagnostics[..<parseDiagnosticCount] + checkDiagnostics, by: \.span)
     // Occurrences in text order too: which declaration was checked first (on demand) then does not show.
     occurrences = Checker.sortedByPlace(occurrences[...], by: \.span)
-    return makeProgram()
   }
 
   /// The checker's diagnostics (not the parser's), in place order; set by `run`.

@@ -37,11 +37,12 @@ struct CheckCommand: Command {
       }
       return diagnostics.hasErrors ? 1 : 0
     }
-    let program = Checker.check(loaded.trees, recordOccurrences: false)
-    KeptUntilExit.keep(program)
-    let diagnostics = program.diagnostics.filter { loaded.userFileIDs.contains($0.span.file) }
+    // Only the diagnostics are printed: the check drops each checked body once it is checked, no program is made.
+    let trees = loaded.trees
+    let sources = Dictionary(uniqueKeysWithValues: trees.map { ($0.source.id, $0.source) })
+    let diagnostics = Checker.diagnostics(of: trees).filter { loaded.userFileIDs.contains($0.span.file) }
     if !diagnostics.isEmpty {
-      Output.writeError(Output.renderer(program.sources).render(diagnostics))
+      Output.writeError(Output.renderer(sources).render(diagnostics))
       Output.writeError(Commands.summary(diagnostics) + "\n")
     }
     return diagnostics.hasErrors ? 1 : 0
