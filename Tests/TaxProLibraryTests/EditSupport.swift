@@ -72,6 +72,21 @@ enum EditScenarios {
     return (target..<target, Array(text[position..<end]))
   }
 
+  /// `steps` versions of `text`, each one random edit (`edit`) of the one before, as a source holds them: an edit that
+  /// splits a character is repaired before the next is made. The same seed gives the same versions.
+  static func versions(of text: String, seed: UInt64, steps: Int) -> [[UInt8]] {
+    var random = SeededGenerator(seed: seed)
+    var bytes = Array(text.utf8)
+    var versions: [[UInt8]] = []
+    for _ in 0..<steps {
+      let (range, replacement) = edit(bytes, using: &random)
+      bytes.replaceSubrange(range, with: replacement)
+      bytes = SourceFile(id: FileID(0), name: "doc.tax", bytes: bytes).bytes
+      versions.append(bytes)
+    }
+    return versions
+  }
+
   /// The edit the language server hands `Parser.reparse` for `range` ← `replacement`, just made to `text`: none (it
   /// compares the texts) on every third step, the replaced range as the editor sent it (not the smallest: the
   /// replacement may repeat what it replaced) on another, and on the rest a second edit made to `text` too, both as

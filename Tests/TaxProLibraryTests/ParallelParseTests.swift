@@ -27,15 +27,20 @@ import TestSupport
       offset = split.keyword
     }
     let step = max(1, splits.count / limit)
+    // The serial tree's dump, made once for all the splits compared with it.
+    let serialDump = ProgramDump.tree(serial)
     var parsedInTwo = 0
     for index in stride(from: 0, to: splits.count, by: step) {
       let split = splits[index]
       guard let tree = Parser.parseInTwo(source, mode: mode, at: split) else { continue }
       parsedInTwo += 1
-      guard ReparseTests.expectSameTree(tree, serial, "\(context), split at \(split)") else { break }
+      guard ReparseTests.expectSameTree(tree, serial, freshDump: serialDump, "\(context), split at \(split)") else {
+        break
+      }
     }
     // The public entry point, whichever way it goes.
-    ReparseTests.expectSameTree(Parser.parse(source, mode: mode), serial, "\(context), Parser.parse")
+    ReparseTests.expectSameTree(
+      Parser.parse(source, mode: mode), serial, freshDump: serialDump, "\(context), Parser.parse")
     return parsedInTwo
   }
 
@@ -65,17 +70,17 @@ import TestSupport
     #expect(files.count > 40)
     var parsedInTwo = 0
     for (path, text) in files {
-      parsedInTwo += onLargeStack { Self.compareSplits(text, path) }
-      _ = onLargeStack { Self.compareSplits(text, mode: .interactive, limit: 4, path + " (interactive)") }
+      parsedInTwo += onLargeStack { Self.compareSplits(text, limit: 8, path) }
+      _ = onLargeStack { Self.compareSplits(text, mode: .interactive, limit: 2, path + " (interactive)") }
       let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
-      _ = onLargeStack { Self.compareSplits(crlf, limit: 4, path + " (CRLF)") }
+      _ = onLargeStack { Self.compareSplits(crlf, limit: 2, path + " (CRLF)") }
     }
     // Most of the library's files are declarations with documentation: the parse goes through most of their splits.
     #expect(parsedInTwo > 100)
   }
 
   @Test func generatedFormulas() {
-    let text = EditScenarios.formulas(400)
+    let text = EditScenarios.formulas(200)
     let parsedInTwo = onLargeStack { Self.compareSplits(text, limit: 12, "generated formulas") }
     #expect(parsedInTwo > 10)
     // The split the public entry point would take, near the middle, is a good one.
@@ -97,17 +102,11 @@ import TestSupport
     }
     var parsedInTwo = 0
     for (number, text) in texts.enumerated() {
-      var random = SeededGenerator(seed: UInt64(300 + number))
-      var bytes = Array(text.utf8)
-      for step in 0..<40 {
-        let (range, replacement) = EditScenarios.edit(bytes, using: &random)
-        bytes.replaceSubrange(range, with: replacement)
-        bytes = SourceFile(id: FileID(4), name: "doc.tax", bytes: bytes).bytes
-        let current = bytes
-        parsedInTwo += onLargeStack { Self.compareSplits(current, limit: 6, "text \(number), edit \(step)") }
+      for (step, version) in EditScenarios.versions(of: text, seed: UInt64(300 + number), steps: 12).enumerated() {
+        parsedInTwo += onLargeStack { Self.compareSplits(version, limit: 3, "text \(number), edit \(step)") }
       }
     }
-    #expect(parsedInTwo > 200)
+    #expect(parsedInTwo > 60)
   }
 
   static let formula = "## Doc.\nformula f(x: Money): Money =\n  x * 2\n"
@@ -174,7 +173,7 @@ import TestSupport
     texts.append(Self.repeated([Self.formula, parserError, Self.formula, lexerError], 200))
     var parsedInTwo = 0
     for (number, text) in texts.enumerated() {
-      parsedInTwo += onLargeStack { Self.compareSplits(text, limit: 8, "caps, text \(number)") }
+      parsedInTwo += onLargeStack { Self.compareSplits(text, limit: 3, "caps, text \(number)") }
     }
     // Far from the caps, the cuts are taken.
     #expect(parsedInTwo > 0)

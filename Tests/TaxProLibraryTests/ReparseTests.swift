@@ -19,8 +19,10 @@ import TestSupport
   /// Whether `tree` is exactly `fresh`, a serial parse of the same text, down to the bookkeeping of `Parser.reparse`;
   /// every difference is recorded as an issue.
   @discardableResult
-  static func expectSameTree(_ tree: SyntaxTree, _ fresh: SyntaxTree, _ context: String) -> Bool {
-    let (reparsedText, freshText) = (ProgramDump.tree(tree), ProgramDump.tree(fresh))
+  static func expectSameTree(
+    _ tree: SyntaxTree, _ fresh: SyntaxTree, freshDump: String? = nil, _ context: String
+  ) -> Bool {
+    let (reparsedText, freshText) = (ProgramDump.tree(tree), freshDump ?? ProgramDump.tree(fresh))
     guard reparsedText == freshText, tree.lexerDiagnosticCount == fresh.lexerDiagnosticCount,
       tree.segments.map(\.start) == fresh.segments.map(\.start),
       tree.segments.map(\.isBoundary) == fresh.segments.map(\.isBoundary),
