@@ -154,11 +154,7 @@ public struct Documentation: Sendable, Equatable {
   static func splitASCIIField(
     _ bytes: UnsafeBufferPointer<UInt8>, of whole: String
   ) -> (line: String, field: Field?, rest: String)? {
-    var colon = -1
-    for (index, byte) in bytes.enumerated() {
-      if byte >= 0x80 || byte == 10 { return nil }
-      if byte == UInt8(ascii: ":") && colon < 0 { colon = index }
-    }
+    guard isASCIIWithoutNewline(bytes) else { return nil }
     func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 13 }
     func trimmed(_ start: Int, _ end: Int) -> Range<Int> {
       var start = start
@@ -173,11 +169,56 @@ public struct Documentation: Sendable, Equatable {
     }
     let lineRange = trimmed(0, bytes.count)
     let line = string(lineRange)
+    // Only a colon within `longestKey` bytes of the line's start can end a key: the first one, if it is there.
+    var colon = -1
+    var index = 0
+    while index < min(bytes.count, lineRange.lowerBound + longestKey + 1) {
+      if bytes[index] == UInt8(ascii: ":") {
+        colon = index
+        break
+      }
+      index += 1
+    }
     guard colon >= 0, colon - lineRange.lowerBound <= longestKey else { return (line, nil, line) }
     guard let field = fieldKey(UnsafeBufferPointer(rebasing: bytes[lineRange.lowerBound..<colon])) else {
       return (line, nil, line)
     }
     return (line, field, string(trimmed(colon + 1, lineRange.upperBound)))
+  }
+}
+
+extension Documentation {
+  /// Whether `bytes` are all ASCII and none is a "\n": eight at a time.
+  static func isASCIIWithoutNewline(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    if let base = bytes.baseAddress {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while index + 8 <= bytes.count {
+        let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let newlines = raw ^ (ones &* 10)
+        if (raw | ((newlines &- ones) & ~newlines)) & highs != 0 { return false }
+        index += 8
+      }
+    }
+    while index < bytes.count {
+      if bytes[index] >= 0x80 || bytes[index] == 10 { return false }
+      index += 1
+    }
+    return true
+  }
+
+  /// `parse(lines: [line], span:)` for a block of one line, the usual one above a declaration, without the array.
+  static func parse(line rawLine: String, span: Span?) -> Documentation {
+    let (line, field, _) = splitField(rawLine)
+    guard field == nil else { return parse(lines: [rawLine], span: span) }
+    var documentation = Fields()
+    documentation.span = span
+    documentation.summary = line
+    if let first = line.utf8.first, let last = line.utf8.last, first == 10 || first == 32 || last == 10 || last == 32 {
+      documentation.summary = line.trimmingCharacters(in: "\n ")
+    }
+    return Documentation(documentation)
   }
 }
 

@@ -69,7 +69,7 @@ public struct Lexer {
   }
 
   /// Appends a token; `word` is the declaration a name at the left margin may start (`declarationWord`).
-  mutating func add(_ kind: TokenKind, _ start: Int, word: TokenKind? = nil) {
+  @inline(__always) mutating func add(_ kind: TokenKind, _ start: Int, word: TokenKind? = nil) {
     if atLineStart { lineIndent = Int32(clamping: start - lineStart) }
     let token = Token(
       kind: kind, start: Int32(clamping: start), end: Int32(clamping: index),
@@ -122,42 +122,8 @@ public struct Lexer {
     if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     // Token offsets are 32-bit: a source of 2 GiB or more is read up to there.
     let readable = min(limit, Int(Int32.max) - 8)
-    while index < readable && !stoppedEarly {
-      let byte = bytes[index]
-      switch byte {
-      case 10:
-        index += 1
-        lineStart = index
-        atLineStart = true
-      case 13:
-        // "\r\n" is one line break (the "\n" ends the line); a lone "\r" is one too, as in the line table.
-        index += 1
-        if index < bytes.count, bytes[index] == 10 { continue }
-        lineStart = index
-        atLineStart = true
-      case 32, 9, 12:
-        index += 1
-        while index < readable, bytes[index] == 32 { index += 1 }
-      case UInt8(ascii: "#"):
-        lexComment()
-      case _ where Lexer.isIdentifierStart(byte):
-        let start = index
-        while index < limit, Lexer.isIdentifierPart(bytes[index]) { index += 1 }
-        if let kind = keywordKind(start, index) {
-          add(kind, start)
-        } else {
-          add(.identifier, start, word: atLineStart && start == lineStart ? declarationWord(start, index) : nil)
-        }
-      case _ where Lexer.isDigit(byte):
-        lexNumber()
-      case UInt8(ascii: "$"):
-        lexMoney()
-      case UInt8(ascii: "\""):
-        lexString()
-      default:
-        lexPunctuation(byte)
-      }
-    }
+    let source = bytes
+    source.withUnsafeBufferPointer { buffer in scan(buffer, limit: min(limit, buffer.count), readable: readable) }
     if readable < limit && !stoppedEarly {
       error(.tooLarge, index, index)
       stoppedEarly = true
@@ -169,24 +135,116 @@ public struct Lexer {
       to: &tokens)
   }
 
+  /// The loop of `run` over the source's bytes (`buffer`, `limit` at most its count): line breaks, spaces, names,
+  /// keywords and one- or two-byte symbols are read here, byte by byte without bounds checks (every index read is
+  /// below `limit`); comments, literals and anything unusual by the methods that say what is wrong with them.
+  mutating func scan(_ buffer: UnsafeBufferPointer<UInt8>, limit: Int, readable: Int) {
+    let punctuation = symbols.ascii
+    let stop = min(readable, limit)
+    while index < stop && !stoppedEarly {
+      let byte = buffer[index]
+      if byte == 32 || byte == 9 || byte == 12 {
+        index += 1
+        while index < stop, buffer[index] == 32 { index += 1 }
+        continue
+      }
+      if byte == 10 {
+        index += 1
+        lineStart = index
+        atLineStart = true
+        continue
+      }
+      if (byte | 0x20) &- 97 < 26 || byte == 95 {
+        let start = index
+        var end = index + 1
+        while end < limit {
+          let next = buffer[end]
+          guard (next | 0x20) &- 97 < 26 || next == 95 || next &- 48 < 10 else { break }
+          end += 1
+        }
+        index = end
+        if let kind = reservedWords.kind(buffer, start, end) {
+          add(kind, start)
+        } else {
+          add(.identifier, start, word: atLineStart && start == lineStart ? declarationWord(start, end) : nil)
+        }
+        continue
+      }
+      // An ASCII symbol of one byte, or of two (`<=`, `->`, `..`): by table.
+      let entry = punctuation[Int(byte)]
+      if entry != 0 {
+        let start = index
+        if entry & 0x80 != 0, index + 1 < buffer.count, buffer[index + 1] == symbols.second[Int(byte)],
+          let kind = symbols.pair[Int(byte)]
+        {
+          index += 2
+          add(kind, start)
+          continue
+        }
+        if entry & 0x7F != 0, let kind = TokenKind(rawValue: (entry & 0x7F) &- 1) {
+          index += 1
+          add(kind, start)
+          continue
+        }
+      }
+      switch byte {
+      case 13:
+        // "\r\n" is one line break (the "\n" ends the line); a lone "\r" is one too, as in the line table.
+        index += 1
+        if index < buffer.count, buffer[index] == 10 { continue }
+        lineStart = index
+        atLineStart = true
+      case UInt8(ascii: "#"):
+        lexComment(buffer)
+      case _ where Lexer.isDigit(byte):
+        lexNumber()
+      case UInt8(ascii: "$"):
+        lexMoney()
+      case UInt8(ascii: "\""):
+        lexString()
+      default:
+        lexPunctuation(byte)
+      }
+    }
+  }
+
   /// The reserved word spelled by `bytes[start..<end]`, if any (`Vocabulary.keywords`), looked up by its bytes:
   /// building a string for each name to look up would cost more than lexing it.
   func keywordKind(_ start: Int, _ end: Int) -> TokenKind? {
     reservedWords.kind(bytes, start, end)
   }
 
-  mutating func lexComment() {
+  mutating func lexComment(_ buffer: UnsafeBufferPointer<UInt8>) {
     let start = index
     let ownLine = atLineStart
     var contentStart = index + 1
-    let isDocumentation = peek(1) == UInt8(ascii: "#")
+    let isDocumentation = index + 1 < buffer.count && buffer[index + 1] == UInt8(ascii: "#")
     if isDocumentation { contentStart += 1 }
-    while index < bytes.count, bytes[index] != 10, bytes[index] != 13 { index += 1 }
+    index = Lexer.lineEnd(in: buffer, from: index)
     let end = index
-    if contentStart < end, bytes[contentStart] == 32 { contentStart += 1 }
-    let text = contentStart < end ? String(decoding: bytes[contentStart..<end], as: UTF8.self) : ""
+    if contentStart < end, buffer[contentStart] == 32 { contentStart += 1 }
+    let text = contentStart < end
+      ? String(decoding: UnsafeBufferPointer(rebasing: buffer[contentStart..<end]), as: UTF8.self) : ""
     comments.append(
       Comment(span: span(start, end), isDocumentation: isDocumentation, text: text, ownLine: ownLine))
+  }
+
+  /// The offset of the first "\n" or "\r" at or after `start` in `buffer`, or its count: eight bytes at a time.
+  static func lineEnd(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var index = start
+    if let base = buffer.baseAddress {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while index + 8 <= buffer.count {
+        let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let newlines = raw ^ (ones &* 10)
+        let returns = raw ^ (ones &* 13)
+        if ((newlines &- ones) & ~newlines | (returns &- ones) & ~returns) & highs != 0 { break }
+        index += 8
+      }
+    }
+    while index < buffer.count, buffer[index] != 10, buffer[index] != 13 { index += 1 }
+    return index
   }
 
   /// Digits with `_` separators; returns whether any separator was misplaced.
@@ -360,9 +418,12 @@ public struct Lexer {
       return
     }
     let digitsStart = index
-    // Integer part: digits, '_' and ',' separators.
-    var groupLengths: [Int] = []
+    // Integer part: digits, '_' and ',' separators. Of the groups of digits between commas, only the first one's
+    // length and whether every later one has three digits matter.
     var currentGroup = 0
+    var groups = 0
+    var firstGroup = 0
+    var laterGroupsOfThree = true
     var sawComma = false
     var sawUnderscore = false
     while index < bytes.count {
@@ -373,14 +434,15 @@ public struct Lexer {
         sawUnderscore = true
       } else if byte == UInt8(ascii: ","), Lexer.isDigit(peek(1)) {
         sawComma = true
-        groupLengths.append(currentGroup)
+        if groups == 0 { firstGroup = currentGroup } else if currentGroup != 3 { laterGroupsOfThree = false }
+        groups += 1
         currentGroup = 0
       } else {
         break
       }
       index += 1
     }
-    groupLengths.append(currentGroup)
+    if groups == 0 { firstGroup = currentGroup } else if currentGroup != 3 { laterGroupsOfThree = false }
     var fractionDigits = 0
     if peek() == UInt8(ascii: "."), Lexer.isDigit(peek(1)) {
       index += 1
@@ -395,9 +457,7 @@ public struct Lexer {
         .mixedGrouping, start, index,
         notes: [DiagnosticNote(.help, "write it like $1,234,567 or $1_234_567")])
     } else if sawComma {
-      let firstOK = groupLengths[0] >= 1 && groupLengths[0] <= 3
-      let restOK = groupLengths.dropFirst().allSatisfy { $0 == 3 }
-      if !(firstOK && restOK) {
+      if !(firstGroup >= 1 && firstGroup <= 3 && laterGroupsOfThree) {
         let digits = source.text(of: span(digitsStart, index)).filter { $0 != "," && $0 != "_" }
         let suggestion = "$" + Lexer.groupThousands(digits)
         error(
@@ -590,11 +650,18 @@ struct StatementEnds {
       nesting.append(.leftBrace)
       startsStatement = true
     case .rightParen:
-      if let index = nesting.lastIndex(of: .leftParen), !nesting[index...].contains(.leftBrace) {
+      // Usually the innermost bracket is the one closed: removed without the search.
+      if nesting.last == .leftParen {
+        nesting.removeLast()
+      } else if let index = nesting.lastIndex(of: .leftParen), !nesting[index...].contains(.leftBrace) {
         nesting.removeSubrange(index...)
       }
     case .rightBrace:
-      if let index = nesting.lastIndex(of: .leftBrace) { nesting.removeSubrange(index...) }
+      if nesting.last == .leftBrace {
+        nesting.removeLast()
+      } else if let index = nesting.lastIndex(of: .leftBrace) {
+        nesting.removeSubrange(index...)
+      }
     default: break
     }
     result.append(token)

@@ -173,6 +173,12 @@ struct WordTable: Sendable {
 
   /// The kind of the word spelled by `source[start..<end]`, if it is one of the table's.
   func kind(_ source: [UInt8], _ start: Int, _ end: Int) -> TokenKind? {
+    guard start >= 0, start <= end, end <= source.count else { return nil }
+    return source.withUnsafeBufferPointer { kind($0, start, end) }
+  }
+
+  /// `kind` on the lexer's buffer; `start..<end` must be within it.
+  @inline(__always) func kind(_ source: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> TokenKind? {
     let length = end - start
     guard length > 0, length <= longest else { return nil }
     let bucket = Self.bucket(length: length, first: source[start])
@@ -199,6 +205,9 @@ struct PunctuationTable: Sendable {
   let pair: [TokenKind?]
   /// Symbols outside ASCII (`×`), by their UTF-8 bytes.
   let unicode: [(bytes: [UInt8], kind: TokenKind)]
+  /// `single` and `second` in one byte per byte, for the lexer's loop: the single symbol's raw value plus one in the
+  /// low seven bits (0 for none), and 0x80 when a two-character symbol starts with the byte.
+  let ascii: [UInt8]
 
   init(_ symbols: [(spelling: String, kind: TokenKind)]) {
     var single = [TokenKind?](repeating: nil, count: 256)
@@ -216,6 +225,9 @@ struct PunctuationTable: Sendable {
         second[Int(bytes[0])] = bytes[1]
         pair[Int(bytes[0])] = symbol.kind
       }
+    }
+    self.ascii = (0..<256).map { byte in
+      (second[byte] != 0 ? 0x80 : 0) | (single[byte].map { $0.rawValue + 1 } ?? 0)
     }
     self.single = single
     self.second = second
