@@ -303,16 +303,21 @@ extension Parser {
 
   /// The decimal value of a number, money or rate token, ignoring separators, `$` and `%`.
   mutating func literalValue(_ token: Token, dropping prefix: Int) -> ExactDecimal {
-    let bytes = source.bytes[(Int(token.start) + prefix)..<Int(token.end)]
-    do {
-      let (value, isExact) = try ExactDecimal.parse(scientific: bytes)
-      if !isExact && !tooManyErrors && diagnostics.count < Parser.maximumDiagnostics {
-        diagnostics.append(Diagnostic(.inexactLiteral, at: span(token)))
-      }
-      return value
-    } catch {
+    let start = Int(token.start) + prefix
+    let end = Int(token.end)
+    // Read through a buffer pointer rather than an array slice: the parse is then specialized for it.
+    let parsed: (value: ExactDecimal, isExact: Bool)? = source.bytes.withUnsafeBufferPointer { buffer in
+      guard start >= 0, start <= end, end <= buffer.count else { return nil }
+      return try? ExactDecimal.parse(scientific: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+    }
+    guard let parsed else {
       self.error(.numberTooLarge, at: span(token))
       return .zero
     }
+    let (value, isExact) = parsed
+    if !isExact && !tooManyErrors && diagnostics.count < Parser.maximumDiagnostics {
+      diagnostics.append(Diagnostic(.inexactLiteral, at: span(token)))
+    }
+    return value
   }
 }
