@@ -129,13 +129,8 @@ public struct SourceFile: Sendable {
       var index = 0
       // Eight bytes at a time: a word with no "\n" or "\r" in it (most of them; lines are long) is passed over whole.
       if let base = buffer.baseAddress {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         while index + 8 <= buffer.count {
-          let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-          let newlines = raw ^ (ones &* 10)
-          let returns = raw ^ (ones &* 13)
-          if ((newlines &- ones) & ~newlines | (returns &- ones) & ~returns) & highs == 0 {
+          if !ByteWords.containsLineBreak(ByteWords.word(base, at: index)) {
             index += 8
             continue
           }

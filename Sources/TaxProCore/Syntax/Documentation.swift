@@ -192,12 +192,9 @@ extension Documentation {
   static func isASCIIWithoutNewline(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var index = 0
     if let base = bytes.baseAddress {
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highs: UInt64 = 0x8080_8080_8080_8080
       while index + 8 <= bytes.count {
-        let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let newlines = raw ^ (ones &* 10)
-        if (raw | ((newlines &- ones) & ~newlines)) & highs != 0 { return false }
+        let word = ByteWords.word(base, at: index)
+        if ByteWords.containsNonASCII(word) || ByteWords.contains(word, 10) { return false }
         index += 8
       }
     }

@@ -233,15 +233,7 @@ public struct Lexer {
   static func lineEnd(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var index = start
     if let base = buffer.baseAddress {
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highs: UInt64 = 0x8080_8080_8080_8080
-      while index + 8 <= buffer.count {
-        let raw = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let newlines = raw ^ (ones &* 10)
-        let returns = raw ^ (ones &* 13)
-        if ((newlines &- ones) & ~newlines | (returns &- ones) & ~returns) & highs != 0 { break }
-        index += 8
-      }
+      while index + 8 <= buffer.count, !ByteWords.containsLineBreak(ByteWords.word(base, at: index)) { index += 8 }
     }
     while index < buffer.count, buffer[index] != 10, buffer[index] != 13 { index += 1 }
     return index
