@@ -203,13 +203,32 @@ def test_lark_grammar(table):
 # MARK: The fuzz dictionary
 
 
+def dictionary_entry(quoted: str) -> str:
+    r"""An entry's text as libFuzzer reads it: printable ASCII, with `\\`, `\"` and `\xNN` escapes for the rest (so a
+    symbol outside ASCII is written as the escapes of its UTF-8 bytes; libFuzzer refuses the raw bytes)."""
+    assert quoted.isascii(), f"{quoted!r}: libFuzzer reads only ASCII; write other bytes as \\xNN"
+    data = bytearray()
+    index = 0
+    while index < len(quoted):
+        if quoted[index] == "\\" and quoted[index + 1] == "x":
+            data.append(int(quoted[index + 2:index + 4], 16))
+            index += 4
+        elif quoted[index] == "\\":
+            data += quoted[index + 1].encode()
+            index += 2
+        else:
+            data += quoted[index].encode()
+            index += 1
+    return data.decode("utf-8")
+
+
 def test_fuzz_dictionary(table):
     path = ROOT / "fuzz/dictionaries/core.dict"
     entries = set()
     for line in path.read_text().splitlines():
         match = re.fullmatch(r'\s*"((?:[^"\\]|\\.)*)"\s*', line)
         if match:
-            entries.add(match.group(1))
+            entries.add(dictionary_entry(match.group(1)))
     same({e for e in entries if re.fullmatch(r"[a-z]+", e)}, table["keywords"], "keywords", path)
     same({e[:-1] for e in entries if re.fullmatch(r"[a-z_0-9]+\(", e)}, table["builtins"], "built-in functions (`name(`)",
          path)
