@@ -208,12 +208,6 @@ public struct Lexer {
     }
   }
 
-  /// The reserved word spelled by `bytes[start..<end]`, if any (`Vocabulary.keywords`), looked up by its bytes:
-  /// building a string for each name to look up would cost more than lexing it.
-  func keywordKind(_ start: Int, _ end: Int) -> TokenKind? {
-    reservedWords.kind(bytes, start, end)
-  }
-
   mutating func lexComment(_ buffer: UnsafeBufferPointer<UInt8>) {
     let start = index
     let ownLine = atLineStart

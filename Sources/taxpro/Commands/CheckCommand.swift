@@ -27,21 +27,15 @@ struct CheckCommand: Command {
   func run() throws(UsageError) -> Int32 {
     let loaded = try Loading.load(paths, directories: true)
     KeptUntilExit.keep(loaded)
-    if syntaxOnly {
-      let trees = loaded.files.map(\.tree)
-      let diagnostics = trees.flatMap(\.diagnostics)
-      let sources = Dictionary(uniqueKeysWithValues: trees.map { ($0.source.id, $0.source) })
-      if !diagnostics.isEmpty {
-        Output.writeError(Output.renderer(sources).render(diagnostics))
-        Output.writeError(Commands.summary(diagnostics) + "\n")
-      }
-      return diagnostics.hasErrors ? 1 : 0
-    }
-    // Only the diagnostics are printed: the check drops each checked body once it is checked, no program is made.
-    let trees = loaded.trees
-    let sources = Dictionary(uniqueKeysWithValues: trees.map { ($0.source.id, $0.source) })
-    let diagnostics = Checker.diagnostics(of: trees).filter { loaded.userFileIDs.contains($0.span.file) }
+    // With --syntax, the user's files' parse diagnostics; otherwise a check that keeps only its diagnostics (each
+    // checked body is dropped once checked, no program is made), the user's files' among them.
+    let trees = syntaxOnly ? loaded.files.map(\.tree) : loaded.trees
+    let diagnostics =
+      syntaxOnly
+      ? trees.flatMap(\.diagnostics)
+      : Checker.diagnostics(of: trees).filter { loaded.userFileIDs.contains($0.span.file) }
     if !diagnostics.isEmpty {
+      let sources = Dictionary(uniqueKeysWithValues: trees.map { ($0.source.id, $0.source) })
       Output.writeError(Output.renderer(sources).render(diagnostics))
       Output.writeError(Commands.summary(diagnostics) + "\n")
     }
