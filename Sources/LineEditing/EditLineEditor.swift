@@ -22,8 +22,10 @@ public final class EditLineEditor: LineEditor {
   public let history: HistoryStore
   public var completionProvider: CompletionProvider?
   public let colorEnabled: Bool
-  /// The descriptor libedit reads from, so the input callback reads the same one.
+  /// The descriptor libedit reads from (standard input): libedit sets its terminal modes there.
   private let inputDescriptor: Int32
+  /// Where the input callback reads `inputDescriptor`'s input, without blocking (see `TerminalInput`).
+  private let input: TerminalInput
   /// The prompt as a C string that stays valid between the callback returning it and libedit printing it.
   private var promptStorage: UnsafeMutablePointer<CChar>?
   /// Further lines of a recalled multi-line entry, handed out by the next reads.
@@ -50,6 +52,7 @@ public final class EditLineEditor: LineEditor {
     self.history = history
     self.colorEnabled = colorEnabled
     self.inputDescriptor = STDIN_FILENO
+    self.input = TerminalInput(source: STDIN_FILENO)
     self.promptStorage = strdup("")
 
     Interrupts.install()
@@ -88,6 +91,7 @@ public final class EditLineEditor: LineEditor {
 
   deinit {
     el_end(editLine)
+    input.close()
     free(promptStorage)
   }
 
@@ -205,7 +209,7 @@ public final class EditLineEditor: LineEditor {
     while true {
       // Wait first, so a Ctrl-C that lands between two reads (while the line is redrawn, or before the first read)
       // gives up the line at once instead of leaving read() blocked with the flag set.
-      switch Interrupts.waitForInput(on: inputDescriptor) {
+      switch Interrupts.waitForInput(on: input.descriptor) {
       case .interrupted:
         taxpro_set_errno(EINTR)
         return .failed
@@ -219,11 +223,16 @@ public final class EditLineEditor: LineEditor {
       case .input:
         break
       }
-      let result = Glibc.read(inputDescriptor, &byte, 1)
-      if result == 1 { return .byte }
-      if result == 0 { return .end }
-      let error = taxpro_errno()
-      if error == EINTR {
+      switch input.read() {
+      case .byte(let value):
+        byte = value
+        return .byte
+      case .end:
+        return .end
+      case .nothing:
+        // A Ctrl-C discarded the input the wait saw: wait again, which sees the Ctrl-C.
+        continue
+      case .interrupted:
         if Interrupts.isPending {
           taxpro_set_errno(EINTR)
           return .failed
@@ -233,8 +242,9 @@ public final class EditLineEditor: LineEditor {
           _ = taxpro_el_refresh(editLine)
         }
         continue
+      case .failed:
+        return .failed
       }
-      return .failed
     }
   }
 
