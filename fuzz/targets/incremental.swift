@@ -10,7 +10,7 @@
 //   the program (declarations, formulas, constants, tests, jurisdictions, diagnostics, occurrences), the checker's
 //   tables, and every diagnostic.
 // - `Parser.parseInTwo`, cut at the first few places it may be, must decline or equal `Parser.parse` (with its
-//   segments).
+//   segments), and so must `Parser.parseInPieces`, cut at every place it may be and in pieces of 64 bytes.
 // A difference is a crash, with both texts in the message.
 import Foundation
 
@@ -77,6 +77,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let inTwo = Parser.parseInTwo(source, mode: .file, at: split) else { continue }
     let (got, expected) = (segmentsDump(inTwo) + ProgramDump.tree(inTwo), segmentsDump(fresh) + parsed)
     if got != expected { fail("the parse in two at \(split)", before, after, got, expected) }
+  }
+  // The parse a piece at a time, cut as often as it may be and in pieces of a few lines, must decline or equal it.
+  for length in [1, 64] {
+    guard let inPieces = Parser.parseInPieces(source, mode: .file, pieceLength: length) else { continue }
+    let (got, expected) = (segmentsDump(inPieces) + ProgramDump.tree(inPieces), segmentsDump(fresh) + parsed)
+    if got != expected { fail("the parse in pieces of \(length) bytes", before, after, got, expected) }
   }
   guard let rechecked = Checker.recheck(oldProgram, after: reparse) else { return 0 }
   let checked = Checker.check(library + [fresh])

@@ -62,9 +62,18 @@ public struct Parser {
     self.lexerStoppedEarly = lexed.stoppedEarly
   }
 
-  /// Parses a whole source. One of `parallelThreshold` bytes or more is parsed in two parts at once, on two threads
-  /// (`parseInTwo`), which gives exactly the tree of one parse.
+  /// Parses a whole source. One of `pieceThreshold` bytes or more is lexed and parsed a piece at a time
+  /// (`parseInPieces`), and one of `parallelThreshold` bytes or more in two parts at once, on two threads
+  /// (`parseInTwo`); both give exactly the tree of one parse.
   public static func parse(_ source: SourceFile, mode: ParseMode = .file) -> SyntaxTree {
+    parse(source, mode: mode, pieceThreshold: pieceThreshold, pieceLength: pieceLength)
+  }
+
+  /// `parse(_:mode:)` with the piece sizes given (tests cut small sources).
+  static func parse(_ source: SourceFile, mode: ParseMode, pieceThreshold: Int, pieceLength: Int) -> SyntaxTree {
+    if source.bytes.count >= pieceThreshold, let tree = parseInPieces(source, mode: mode, pieceLength: pieceLength) {
+      return tree
+    }
     if source.bytes.count >= parallelThreshold, let split = split(source.bytes, near: source.bytes.count / 2),
       isBalanced(split, in: source.bytes), let tree = parseInTwo(source, mode: mode, at: split)
     {
