@@ -11,19 +11,25 @@ extension LanguageServer {
     // The engine reads the declaration around the cursor; giving it only that keeps completion quick in a large file.
     let window = LanguageServer.declarationWindow(source.bytes, around: offset)
     let text = String(decoding: source.bytes[window], as: UTF8.self)
-    var list = CompletionEngine.complete(
-      CompletionQuery(text: text, offset: offset - window.lowerBound, year: year), in: recentAnalysis().program)
-    for index in list.candidates.indices {
-      let range = list.candidates[index].range
-      list.candidates[index].range = (range.lowerBound + window.lowerBound)..<(range.upperBound + window.lowerBound)
-    }
+    let list = CompletionEngine.complete(
+      CompletionQuery(text: text, offset: offset - window.lowerBound, year: year), in: recentAnalysis().program,
+      cache: completionCache)
     let formats = client.textDocument?.completion?.completionItem?.documentationFormat
     let markdown = LanguageServer.markdown(in: formats)
     // A client that names no format gets the specification's other shape: a bare string.
     let named = markdown || formats?.contains(.plaintext) == true
     let width = String(list.candidates.count).count
+    // Every candidate replaces the same range (the word up to the cursor): converted to lines and characters once.
+    var converted: (bytes: Range<Int>, range: LSP.Range)? = nil
     let items = list.candidates.enumerated().map { position, candidate -> LSP.CompletionItem in
-      let range = source.range(of: candidate.range)
+      let bytes = (candidate.range.lowerBound + window.lowerBound)..<(candidate.range.upperBound + window.lowerBound)
+      let range: LSP.Range
+      if let converted, converted.bytes == bytes {
+        range = converted.range
+      } else {
+        range = source.range(of: bytes)
+        converted = (bytes, range)
+      }
       var detail = candidate.detail
       if let value = candidate.value { detail += detail.isEmpty ? "= \(value)" : " = \(value)" }
       let rank = String(position)
@@ -46,13 +52,9 @@ extension LanguageServer {
   static func declarationWindow(_ bytes: [UInt8], around offset: Int, limit: Int = 65_536) -> Range<Int> {
     let cursor = max(0, min(offset, bytes.count))
     func startsDeclaration(_ lineStart: Int) -> Bool {
-      for keyword in ["formula ", "let ", "test ", "province ", "federal ", "parameters "] {
-        let word = Array(keyword.utf8)
-        if lineStart + word.count <= bytes.count, Array(bytes[lineStart..<(lineStart + word.count)]) == word {
-          return true
-        }
+      declarationKeywords.contains { word in
+        lineStart + word.count <= bytes.count && bytes[lineStart..<(lineStart + word.count)].elementsEqual(word)
       }
-      return false
     }
     var start = cursor
     while start > 0, bytes[start - 1] != 10 { start -= 1 }
@@ -70,6 +72,11 @@ extension LanguageServer {
     }
     return start..<min(bytes.count, end)
   }
+
+  /// What a line that starts a top-level declaration starts with, as bytes made once (not at each line looked at).
+  private static let declarationKeywords: [[UInt8]] = [
+    "formula ", "let ", "test ", "province ", "federal ", "parameters ",
+  ].map { Array($0.utf8) }
 
   /// Whether Markdown is the client's choice among the formats it lists, most preferred first (the order the
   /// specification gives them): the first of them the server writes. None listed: plain text.

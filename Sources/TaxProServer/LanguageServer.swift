@@ -29,6 +29,8 @@ public final class LanguageServer: MessageHandler {
   var client = LSP.ClientCapabilities()
   /// Completion documentation as this client is sent it, by its text (`LanguageServer+Completion.swift`).
   var completionDocumentation = CompletionDocumentation()
+  /// Completion candidates that depend on the program alone, kept between requests (`CompletionCache`).
+  let completionCache = CompletionCache()
   /// The client pulls diagnostics (`textDocument/diagnostic`), so the server does not push them as well. Only a client
   /// that can also be asked to pull again (`workspace/diagnostic/refresh`) is offered pulling: an edit in one file
   /// changes the diagnostics of others, and a client that pulls only for the file it edits (Neovim 0.11, which also

@@ -4,7 +4,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from lsp_support import apply_edits, open_document, uri
+from lsp_support import apply_edits, diagnostics, open_document, uri
 
 # Anything the client's capabilities rule out (Markdown for a plain-text client…) fails the test.
 pytestmark = [pytest.mark.asyncio,
@@ -77,3 +77,40 @@ async def test_completion_right_after_an_edit_uses_the_new_text(client: Language
     labels = [item.label for item in items_of(result)]
     assert "income_tax" in labels and "basic_personal_amount" in labels
     assert content
+
+
+ZED = """province ZZ "Zedland" {{
+  year 2025 {{
+    ## {wording}
+    {name} = $1
+  }}
+}}
+let a = ZZ.zz"""
+
+
+async def test_members_follow_an_edit_of_the_jurisdiction(client: LanguageClient):
+    """The server keeps a jurisdiction's members between completions (`CompletionCache`); an edit that renames a
+    parameter and rewords its documentation shows in the next completion once the edit is analysed."""
+
+    async def members(version, content):
+        # Completion reads the last analysed program: wait for the version's diagnostics first.
+        await diagnostics(client, "zed.tax", until=lambda found: len(found) > 0, version=version)
+        lines = content.split("\n")
+        result = await client.text_document_completion_async(types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(client, "zed.tax")),
+            position=types.Position(line=len(lines) - 1, character=len(lines[-1]))))
+        return {item.label: documentation(item) for item in items_of(result)}
+
+    first = open_document(client, "zed.tax", ZED.format(wording="First wording.", name="zz_figure"))
+    before = await members(1, first)
+    assert list(before) == ["zz_figure"] and "First wording." in before["zz_figure"]
+    # Asked again, from what the server kept: the same answer.
+    assert await members(1, first) == before
+
+    second = ZED.format(wording="Second wording.", name="zz_renamed")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri(client, "zed.tax"), version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=second)]))
+    after = await members(2, second)
+    assert list(after) == ["zz_renamed"]
+    assert "Second wording." in after["zz_renamed"] and "First wording." not in after["zz_renamed"]

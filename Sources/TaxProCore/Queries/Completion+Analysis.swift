@@ -8,6 +8,8 @@ final class CompletionAnalysis {
 
   let query: CompletionQuery
   let program: Program
+  /// Where candidates that depend on the program alone are kept between requests, if the caller keeps them.
+  let cache: CompletionCache?
   let source: SourceFile
   let bytes: [UInt8]
   /// Every token but the end-of-file marker and statement ends.
@@ -20,9 +22,10 @@ final class CompletionAnalysis {
   let previous: Int?
   private(set) var position: CompletionPosition = .names
 
-  init(query: CompletionQuery, program: Program) {
+  init(query: CompletionQuery, program: Program, cache: CompletionCache? = nil) {
     self.query = query
     self.program = program
+    self.cache = cache
     source = SourceFile(id: CompletionAnalysis.fileID, name: "<completion>", text: query.text)
     bytes = source.bytes
     var offset = max(0, min(query.offset, bytes.count))
@@ -330,8 +333,20 @@ final class CompletionAnalysis {
   /// local hides the jurisdiction.
   func declaresLocal(named name: String) -> Bool {
     if let cachedLocals { return cachedLocals.contains { $0.name == name } }
+    // Nor parsing the text, when no token could declare the name (nearly always, for a jurisdiction's code).
+    guard mayDeclare(name) else { return false }
     let (parameters, bindings) = localDeclarations()
     return parameters.contains { $0.name.name == name } || bindings.contains { $0.name.name == name }
+  }
+
+  /// Whether some token of the text could declare a local called `name`: the name of a parameter is always followed
+  /// by `:` and that of a `let` comes right after `let`, so a text with neither declares none, whatever it parses to.
+  func mayDeclare(_ name: String) -> Bool {
+    let length = name.utf8.count
+    return tokens.indices.contains { index in
+      tokens[index].range.count == length && (kind(index + 1) == .colon || kind(index - 1) == .kwLet)
+        && text(index) == name
+    }
   }
 
   private func findLocals() -> [LocalName] {

@@ -180,17 +180,32 @@ extension CompletionAnalysis {
     case .unknown:
       return []
     case .province:
-      var result = [nameMember(for: nil)]
-      for member in program.interfaces["Province"]?.members ?? [] where matches(member.name) {
-        result.append(
-          candidate(
-            member.name, .jurisdictionParameter, detail: member.type.description,
-            documentation: member.documentation.markdown))
-      }
-      return result
+      return kept(.province) { provinceMembers(matching: $0) }
     case .jurisdiction(let jurisdiction):
-      return jurisdictionParameters(jurisdiction)
+      return kept(.jurisdiction(jurisdiction.code)) { jurisdictionParameters(jurisdiction, matching: $0) }
     }
+  }
+
+  /// Member candidates from `make`: without a cache only those that match the prefix; with one, all of them, made once
+  /// for the program and year and kept, then the ones that match.
+  func kept(
+    _ owner: CompletionCache.Owner, _ make: ((String) -> Bool) -> [CompletionCandidate]
+  ) -> [CompletionCandidate] {
+    guard let cache else { return make(matches) }
+    let all = cache.members(of: owner, program: program, year: query.year) { make { _ in true } }
+    return all.filter { matches($0.filterText) }
+  }
+
+  /// What a value of type `Province` has: its name and the `Province` interface's members.
+  func provinceMembers(matching matches: (String) -> Bool) -> [CompletionCandidate] {
+    var result = [nameMember(for: nil)]
+    for member in program.interfaces["Province"]?.members ?? [] where matches(member.name) {
+      result.append(
+        candidate(
+          member.name, .jurisdictionParameter, detail: member.type.description,
+          documentation: member.documentation.markdown))
+    }
+    return result
   }
 
   func nameMember(for jurisdiction: JurisdictionInfo?) -> CompletionCandidate {
@@ -199,7 +214,10 @@ extension CompletionAnalysis {
       documentation: "The jurisdiction's full name.", value: jurisdiction.map { "\"\($0.fullName)\"" })
   }
 
-  func jurisdictionParameters(_ jurisdiction: JurisdictionInfo) -> [CompletionCandidate] {
+  /// A jurisdiction's name and the parameters it defines in any year whose names `matches` accepts, sorted by name.
+  func jurisdictionParameters(
+    _ jurisdiction: JurisdictionInfo, matching matches: (String) -> Bool
+  ) -> [CompletionCandidate] {
     let interface = program.interfaces[jurisdiction.kind == .federal ? "Federal" : "Province"]
     let evaluator = query.year.map { Evaluator(program: program, year: $0) }
     let span = Span(file: CompletionAnalysis.fileID, start: wordStart, end: wordStart)

@@ -18,8 +18,22 @@ public enum CompletionKind: String, Sendable, CaseIterable {
   case keyword
   case type
 
-  /// Lower sorts first among candidates that match equally well.
-  var rank: Int { CompletionKind.allCases.firstIndex(of: self) ?? 0 }
+  /// Lower sorts first among candidates that match equally well: the order of the cases (a switch rather than
+  /// `allCases.firstIndex`, which makes the array of cases at each of a sort's comparisons).
+  var rank: Int {
+    switch self {
+    case .argumentLabel: 0
+    case .local: 1
+    case .sessionValue: 2
+    case .jurisdictionParameter: 3
+    case .constant: 4
+    case .formula: 5
+    case .jurisdiction: 6
+    case .builtin: 7
+    case .keyword: 8
+    case .type: 9
+    }
+  }
 }
 
 /// How well a candidate matches the word before the cursor. Candidates come sorted best first, so a front end that
@@ -118,9 +132,13 @@ public struct CompletionList: Sendable {
 /// **Invariant:** pure. No I/O, no evaluation of anything the text declares; the only evaluation is of jurisdiction
 /// parameters from the program, for their values.
 public enum CompletionEngine {
-  /// The candidates at the query's cursor, best first, with the range they replace.
-  public static func complete(_ query: CompletionQuery, in program: Program) -> CompletionList {
-    let analysis = CompletionAnalysis(query: query, program: program)
+  /// The candidates at the query's cursor, best first, with the range they replace. A `cache` kept by the caller
+  /// between requests saves working out again what depends on the program alone (see `CompletionCache`); the answer
+  /// is the same with it or without it.
+  public static func complete(
+    _ query: CompletionQuery, in program: Program, cache: CompletionCache? = nil
+  ) -> CompletionList {
+    let analysis = CompletionAnalysis(query: query, program: program, cache: cache)
     var candidates = analysis.candidates()
     candidates = rank(candidates, prefix: analysis.prefix, range: analysis.range)
     return CompletionList(
@@ -141,13 +159,22 @@ public enum CompletionEngine {
       candidate.range = range
       kept.append(candidate)
     }
-    return kept.sorted { a, b in
-      if a.match != b.match { return a.match < b.match }
-      if a.kind.rank != b.kind.rank { return a.kind.rank < b.kind.rank }
-      let (lowerA, lowerB) = (a.label.lowercased(), b.label.lowercased())
-      if lowerA != lowerB { return lowerA < lowerB }
-      return a.label < b.label
-    }
+    // Each label lowered once rather than at every comparison.
+    let keys = kept.map { SortKey(match: $0.match, kind: $0.kind.rank, lowered: $0.label.lowercased()) }
+    return kept.indices.sorted { a, b in
+      let (keyA, keyB) = (keys[a], keys[b])
+      if keyA.match != keyB.match { return keyA.match < keyB.match }
+      if keyA.kind != keyB.kind { return keyA.kind < keyB.kind }
+      if keyA.lowered != keyB.lowered { return keyA.lowered < keyB.lowered }
+      return kept[a].label < kept[b].label
+    }.map { kept[$0] }
+  }
+
+  /// What `rank` orders candidates by, worked out once per candidate.
+  private struct SortKey {
+    var match: CompletionMatch
+    var kind: Int
+    var lowered: String
   }
 
   static func match(_ label: String, _ prefix: String) -> CompletionMatch? { Matcher(prefix).match(label) }
