@@ -96,6 +96,37 @@ import Testing
     #expect(members.contains("tax_credit_rate") && !members.contains("credit_rate"))
   }
 
+  /// An edit of a formula's body, re-checked, keeps the jurisdictions and interfaces as they were: without a year the
+  /// next program is answered from what was kept. With a year (values come from the program) it is not.
+  @Test func aRecheckedBodyEditKeepsWhatWasKept() throws {
+    let library = SourceFile(id: FileID(0), name: "<library>", text: CompletionTests.library)
+    let text = "formula g(x: Money): Money = x * 2\n"
+    let tree = Parser.parse(SourceFile(id: FileID(1), name: "doc.tax", text: text))
+    let program = Checker.check([Parser.parse(library), tree])
+    let edited = SourceFile(id: FileID(1), name: "doc.tax", text: text.replacingOccurrences(of: "2", with: "3"))
+    let rechecked = try #require(Checker.recheck(program, after: Parser.reparse(tree, as: edited)))
+    #expect(rechecked !== program)
+
+    for year in [nil, 2025] as [Int?] {
+      let cache = CompletionCache()
+      for marked in ["tax(ON.1️⃣", "formula f(p: Province): Money = p.1️⃣"] {
+        let before = Self.complete(marked, in: program, cache: cache, mode: .file, year: year)
+        let made = cache.madeCount
+        let after = Self.complete(marked, in: rechecked, cache: cache, mode: .file, year: year)
+        let context = "\(marked) in \(year.map(String.init) ?? "no year")"
+        #expect(cache.madeCount == (year == nil ? made : made + 1), "\(context)")
+        #expect(after.candidates == before.candidates)
+        let uncached = Self.complete(marked, in: rechecked, cache: nil, mode: .file, year: year)
+        #expect(after.candidates == uncached.candidates, "\(context)")
+      }
+    }
+    // The same text checked again holds new storage: worked out again, the same.
+    let cache = CompletionCache()
+    let first = Self.complete("ON.1️⃣", in: program, cache: cache)
+    let again = Self.complete("ON.1️⃣", in: Checker.check([Parser.parse(library), tree]), cache: cache)
+    #expect(cache.madeCount == 2 && again.candidates == first.candidates)
+  }
+
   /// Values are for the year asked: another year empties what was kept for the last one.
   @Test func anotherYearIsWorkedOutAgain() {
     let cache = CompletionCache()

@@ -180,19 +180,24 @@ extension CompletionAnalysis {
     case .unknown:
       return []
     case .province:
-      return kept(.province) { provinceMembers(matching: $0) }
+      let sources = CompletionCache.Sources(jurisdiction: nil, interface: program.interfaces["Province"])
+      return kept(.province, sources) { provinceMembers(matching: $0) }
     case .jurisdiction(let jurisdiction):
-      return kept(.jurisdiction(jurisdiction.code)) { jurisdictionParameters(jurisdiction, matching: $0) }
+      let interface = program.interfaces[jurisdiction.kind == .federal ? "Federal" : "Province"]
+      let sources = CompletionCache.Sources(jurisdiction: jurisdiction, interface: interface)
+      return kept(.jurisdiction(jurisdiction.code), sources) { jurisdictionParameters(jurisdiction, matching: $0) }
     }
   }
 
   /// Member candidates from `make`: without a cache only those that match the prefix; with one, all of them, made once
-  /// for the program and year and kept, then the ones that match.
+  /// from `sources` (everything `make` reads of the program, but for values of the year) and kept, then the ones that
+  /// match.
   func kept(
-    _ owner: CompletionCache.Owner, _ make: ((String) -> Bool) -> [CompletionCandidate]
+    _ owner: CompletionCache.Owner, _ sources: CompletionCache.Sources,
+    _ make: ((String) -> Bool) -> [CompletionCandidate]
   ) -> [CompletionCandidate] {
     guard let cache else { return make(matches) }
-    let all = cache.members(of: owner, program: program, year: query.year) { make { _ in true } }
+    let all = cache.members(of: owner, program: program, year: query.year, sources: sources) { make { _ in true } }
     return all.filter { matches($0.filterText) }
   }
 
