@@ -10,18 +10,35 @@ extension HoverInfo {
     self.init(span: span, code: code, documentation: documentation, value: nil, notes: notes)
   }
 
+  /// The parts separated by rules. Written into one string as it goes (a hover is asked for at every pause of the
+  /// mouse): an array of parts joined at the end made each part twice.
   public var markdown: String {
-    var parts = ["```taxpro\n\(code)\n```"]
+    var text = "```taxpro\n"
+    text += code
+    text += "\n```"
     if let value {
+      text += "\n\n---\n\n**"
+      text += value.caption
       if value.lines.count == 1 {
-        parts.append("**\(value.caption):** `\(value.lines[0])`")
+        text += ":** `"
+        text += value.lines[0]
+        text += "`"
       } else {
-        parts.append("**\(value.caption):**\n```taxpro\n" + value.lines.joined(separator: "\n") + "\n```")
+        text += ":**\n```taxpro\n"
+        text += value.lines.joined(separator: "\n")
+        text += "\n```"
       }
     }
-    if let documentation, !documentation.isEmpty { parts.append(documentation.markdown) }
-    for note in notes { parts.append("_\(note)_") }
-    return parts.joined(separator: "\n\n---\n\n")
+    if let documentation, !documentation.isEmpty {
+      text += "\n\n---\n\n"
+      text += documentation.markdown
+    }
+    for note in notes {
+      text += "\n\n---\n\n_"
+      text += note
+      text += "_"
+    }
+    return text
   }
 
   /// No Markdown syntax at all: the declaration, the value on the line after it, then the documentation with its
