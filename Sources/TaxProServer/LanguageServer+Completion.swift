@@ -18,7 +18,7 @@ extension LanguageServer {
     let markdown = LanguageServer.markdown(in: formats)
     // A client that names no format gets the specification's other shape: a bare string.
     let named = markdown || formats?.contains(.plaintext) == true
-    let width = String(list.candidates.count).count
+    let width = String(list.candidates.count).utf8.count
     // Every candidate replaces the same range (the word up to the cursor): converted to lines and characters once.
     var converted: (bytes: Range<Int>, range: LSP.Range)? = nil
     let items = list.candidates.enumerated().map { position, candidate -> LSP.CompletionItem in
@@ -41,7 +41,7 @@ extension LanguageServer {
       return LSP.CompletionItem(
         label: candidate.label, kind: LanguageServer.completionKind(candidate.kind),
         detail: detail.isEmpty ? nil : detail, documentation: documentation,
-        sortText: String(repeating: "0", count: width - rank.count) + rank, filterText: candidate.filterText,
+        sortText: String(repeating: "0", count: width - rank.utf8.count) + rank, filterText: candidate.filterText,
         textEdit: LSP.TextEdit(range: range, newText: candidate.insertText))
     }
     return LSP.CompletionList(isIncomplete: false, items: items)

@@ -148,19 +148,30 @@ public enum CompletionEngine {
 
   /// Keeps the candidates that match `prefix`, best first, one per label.
   static func rank(_ candidates: [CompletionCandidate], prefix: String, range: Range<Int>) -> [CompletionCandidate] {
-    var seen = Set<String>()
-    var kept: [CompletionCandidate] = []
     let matcher = Matcher(prefix)
-    // Earlier (nearer) candidates win a tie on the label: a local shadows a formula of the same name.
-    for var candidate in candidates.sorted(by: { $0.kind.rank < $1.kind.rank }) {
+    // Earlier (nearer) candidates win a tie on the label: a local shadows a formula of the same name. Positions are
+    // ordered rather than the candidates (large to move), by kind then position, unless already in that order (a
+    // member list is one kind).
+    var order = Array(candidates.indices)
+    if !candidates.indices.dropFirst().allSatisfy({ candidates[$0 - 1].kind.rank <= candidates[$0].kind.rank }) {
+      let ranks = candidates.map(\.kind.rank)
+      order.sort { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : $0 < $1 }
+    }
+    var seen = Set<String>(minimumCapacity: candidates.count)
+    var kept: [CompletionCandidate] = []
+    kept.reserveCapacity(candidates.count)
+    // Each label lowered once rather than at every comparison.
+    var keys: [SortKey] = []
+    keys.reserveCapacity(candidates.count)
+    for index in order {
+      var candidate = candidates[index]
       guard let match = matcher.match(candidate.filterText) else { continue }
       guard seen.insert(candidate.label).inserted else { continue }
       candidate.match = match
       candidate.range = range
+      keys.append(SortKey(match: match, kind: candidate.kind.rank, lowered: lowered(candidate.label)))
       kept.append(candidate)
     }
-    // Each label lowered once rather than at every comparison.
-    let keys = kept.map { SortKey(match: $0.match, kind: $0.kind.rank, lowered: $0.label.lowercased()) }
     return kept.indices.sorted { a, b in
       let (keyA, keyB) = (keys[a], keys[b])
       if keyA.match != keyB.match { return keyA.match < keyB.match }
@@ -168,6 +179,11 @@ public enum CompletionEngine {
       if keyA.lowered != keyB.lowered { return keyA.lowered < keyB.lowered }
       return kept[a].label < kept[b].label
     }.map { kept[$0] }
+  }
+
+  /// `label.lowercased()`, without making a copy of a label that has no capital (nearly every name).
+  static func lowered(_ label: String) -> String {
+    label.utf8.contains { $0 &- 65 < 26 || $0 >= 0x80 } ? label.lowercased() : label
   }
 
   /// What `rank` orders candidates by, worked out once per candidate.
