@@ -214,9 +214,7 @@ public final class EditLineEditor: LineEditor {
         taxpro_set_errno(EINTR)
         return .failed
       case .otherSignal:
-        if taxpro_take_continued() != 0 {
-          _ = taxpro_el_refresh(editLine)
-        }
+        redrawIfContinued()
         continue
       case .failed:
         return .failed
@@ -237,14 +235,18 @@ public final class EditLineEditor: LineEditor {
           taxpro_set_errno(EINTR)
           return .failed
         }
-        // Back from Ctrl-Z: the shell has drawn over the screen, so draw the prompt and line again.
-        if taxpro_take_continued() != 0 {
-          _ = taxpro_el_refresh(editLine)
-        }
+        redrawIfContinued()
         continue
       case .failed:
         return .failed
       }
+    }
+  }
+
+  /// Back from Ctrl-Z: the shell has drawn over the screen, so draw the prompt and line again.
+  private func redrawIfContinued() {
+    if taxpro_take_continued() != 0 {
+      _ = taxpro_el_refresh(editLine)
     }
   }
 

@@ -491,8 +491,7 @@ public struct ExplanationRenderer {
       if case .brackets(let computation, _) = step.kind, let origin = computation.table.origin,
         let (code, name, _) = Self.parseOrigin(origin), let jurisdiction = program.jurisdictions[code]
       {
-        let interfaceName = jurisdiction.kind == .federal ? "Federal" : "Province"
-        return program.interfaces[interfaceName]?.member(name)?.documentation
+        return program.interface(for: jurisdiction.kind)?.member(name)?.documentation
       }
     }
     return nil

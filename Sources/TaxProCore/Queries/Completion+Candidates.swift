@@ -183,7 +183,7 @@ extension CompletionAnalysis {
       let sources = CompletionCache.Sources(jurisdiction: nil, interface: program.interfaces["Province"])
       return kept(.province, sources) { provinceMembers(matching: $0) }
     case .jurisdiction(let jurisdiction):
-      let interface = program.interfaces[jurisdiction.kind == .federal ? "Federal" : "Province"]
+      let interface = program.interface(for: jurisdiction.kind)
       let sources = CompletionCache.Sources(jurisdiction: jurisdiction, interface: interface)
       return kept(.jurisdiction(jurisdiction.code), sources) { jurisdictionParameters(jurisdiction, matching: $0) }
     }
@@ -223,7 +223,7 @@ extension CompletionAnalysis {
   func jurisdictionParameters(
     _ jurisdiction: JurisdictionInfo, matching matches: (String) -> Bool
   ) -> [CompletionCandidate] {
-    let interface = program.interfaces[jurisdiction.kind == .federal ? "Federal" : "Province"]
+    let interface = program.interface(for: jurisdiction.kind)
     let evaluator = query.year.map { Evaluator(program: program, year: $0) }
     let span = Span(file: CompletionAnalysis.fileID, start: wordStart, end: wordStart)
     var result = [nameMember(for: jurisdiction)]
@@ -269,7 +269,7 @@ extension CompletionAnalysis {
 
   /// At the start of a line in a `year` block: the interface's parameters that the block does not define yet.
   func missingParameters(_ jurisdiction: JurisdictionDeclaration, _ block: YearBlock) -> [CompletionCandidate] {
-    let interface = program.interfaces[jurisdiction.kind == .federal ? "Federal" : "Province"]
+    let interface = program.interface(for: jurisdiction.kind)
     let defined = Set(block.definitions.filter { $0.name.span.end <= wordStart || $0.name.span.start > wordEnd }.map(\.name.name))
     return (interface?.members ?? []).filter { !defined.contains($0.name) }.map { member in
       candidate(

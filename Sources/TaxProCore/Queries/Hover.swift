@@ -102,7 +102,7 @@ public enum Hover {
   static func parameterInfo(
     _ occurrence: SymbolOccurrence, kind: JurisdictionKind, name: String, program: Program, year: Int?
   ) -> HoverInfo? {
-    let interface = program.interfaces[kind == .federal ? "Federal" : "Province"]
+    let interface = program.interface(for: kind)
     let member = interface?.member(name)
     let code = occurrence.jurisdiction ?? (kind == .federal ? "federal" : nil)
     // On a definition inside `year 2026 { … }`, the value shown is that year's.

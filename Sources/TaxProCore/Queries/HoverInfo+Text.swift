@@ -13,11 +13,12 @@ extension HoverInfo {
   /// The parts separated by rules. Written into one string as it goes (a hover is asked for at every pause of the
   /// mouse): an array of parts joined at the end made each part twice.
   public var markdown: String {
+    let rule = "\n\n---\n\n"
     var text = "```taxpro\n"
     text += code
     text += "\n```"
     if let value {
-      text += "\n\n---\n\n**"
+      text += rule + "**"
       text += value.caption
       if value.lines.count == 1 {
         text += ":** `"
@@ -30,11 +31,11 @@ extension HoverInfo {
       }
     }
     if let documentation, !documentation.isEmpty {
-      text += "\n\n---\n\n"
+      text += rule
       text += documentation.markdown
     }
     for note in notes {
-      text += "\n\n---\n\n_"
+      text += rule + "_"
       text += note
       text += "_"
     }

@@ -739,6 +739,6 @@ public final class Checker {
 
   /// The interface a jurisdiction must satisfy.
   func interface(for kind: JurisdictionKind) -> InterfaceInfo? {
-    interfaces[kind == .federal ? "Federal" : "Province"]
+    interfaces[kind.interfaceName]
   }
 }

@@ -512,3 +512,8 @@ struct CheckerTables: Sendable {
   /// type, parameters outside the interfaces): a chain of them is at most this long.
   var onDemandCount = 0
 }
+
+extension Program {
+  /// The interface a jurisdiction of `kind` satisfies (`JurisdictionKind.interfaceName`).
+  public func interface(for kind: JurisdictionKind) -> InterfaceInfo? { interfaces[kind.interfaceName] }
+}

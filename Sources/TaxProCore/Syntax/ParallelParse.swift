@@ -125,11 +125,9 @@ extension Parser {
     // lexer's state after the keyword is then the same whatever came before it), and parsed up to it.
     var lexed = Lexer.lex(source, lines: 0..<(split.keyword + boundary.spelling.utf8.count))
     let firstLexerDiagnostics = lexed.diagnostics
-    let stop = lexed.tokens.count - 2
+    let stop = lexed.stopIndex(atCut: split.keyword, boundary: boundary)
     var firstPart: Parser?
-    if !lexed.stoppedEarly, stop >= 0, Int(lexed.tokens[stop].start) == split.keyword, lexed.tokens[stop].kind == boundary,
-      lexed.tokens[stop].column == 0, stop == 0 || lexed.tokens[stop - 1].kind == .newline
-    {
+    if !lexed.stoppedEarly, let stop {
       lexed.comments.removeAll { $0.span.start >= split.lexStart }
       var parser = Parser(source: source, lexed: lexed, mode: mode)
       parser.stopIndex = stop

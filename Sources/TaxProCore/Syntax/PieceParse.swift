@@ -56,10 +56,7 @@ extension Parser {
       }
       var stop: Int? = nil
       if let next {
-        let last = lexed.tokens.count - 2
-        guard last >= 0, Int(lexed.tokens[last].start) == next.split.keyword, lexed.tokens[last].kind == next.boundary,
-          lexed.tokens[last].column == 0, last == 0 || lexed.tokens[last - 1].kind == .newline
-        else { return nil }
+        guard let last = lexed.stopIndex(atCut: next.split.keyword, boundary: next.boundary) else { return nil }
         // The comment lines above the next cut's keyword are its documentation: the next piece lexes them.
         lexed.comments.removeAll { $0.span.start >= next.split.lexStart }
         stop = last

@@ -188,12 +188,7 @@ extension Parser {
       if segments[first].errorAtStart { parser.lastErrorPosition = 0 }
     }
     if end != nil {
-      // The stop token: the boundary's keyword, the last token before the end of the input.
-      let stop = parser.tokens.count - 2
-      guard stop >= 0, Int(parser.tokens[stop].start) == windowEnd,
-        parser.tokens[stop].kind == boundary, parser.tokens[stop].column == 0,
-        stop == 0 || parser.tokens[stop - 1].kind == .newline
-      else { return nil }
+      guard let stop = lexed.stopIndex(atCut: windowEnd, boundary: boundary) else { return nil }
       parser.stopIndex = stop
     }
     let declarations = parser.parseDeclarations()
@@ -285,5 +280,18 @@ extension Parser {
     // Only the part that reaches the end of the input can have ended unexpectedly.
     if end == nil { tree.isIncomplete = parser.reachedEndUnexpectedly && !parser.lexerStoppedEarly }
     return Reparse(tree: tree, edit: edit, origins: origins)
+  }
+}
+
+extension LexedSource {
+  /// The token a parse stops at to end where a window or a part ends: the `boundary` keyword at `keyword`, the last
+  /// token before the end of the input, at the left margin after a statement's end (the lexer's state after it is
+  /// then the same whatever came before). Nil when the lexing did not end so.
+  func stopIndex(atCut keyword: Int, boundary: TokenKind) -> Int? {
+    let stop = tokens.count - 2
+    guard stop >= 0, Int(tokens[stop].start) == keyword, tokens[stop].kind == boundary, tokens[stop].column == 0,
+      stop == 0 || tokens[stop - 1].kind == .newline
+    else { return nil }
+    return stop
   }
 }

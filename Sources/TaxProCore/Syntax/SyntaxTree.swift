@@ -269,6 +269,9 @@ public struct YearBlock: Sendable {
 public enum JurisdictionKind: String, Sendable {
   case province
   case federal
+
+  /// The interface a jurisdiction of this kind must satisfy: `Federal` or `Province`.
+  public var interfaceName: String { self == .federal ? "Federal" : "Province" }
 }
 
 /// `province ON "Ontario" { year 2025 { … } }` or `federal "Canada" { … }`.

@@ -90,7 +90,7 @@ public struct ReadableText {
     if code == "province" {
       interfaceName = "Province"
     } else if let jurisdiction = program.jurisdictions[code] {
-      interfaceName = jurisdiction.kind == .federal ? "Federal" : "Province"
+      interfaceName = jurisdiction.kind.interfaceName
       if program.interfaces[interfaceName]?.member(name) == nil {
         let definition = jurisdiction.years[year]?[name]
           ?? jurisdiction.sortedYears.reversed().lazy.compactMap { jurisdiction.years[$0]?[name] }.first

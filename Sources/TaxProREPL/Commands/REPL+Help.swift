@@ -197,7 +197,7 @@ extension REPL {
     var lines = [
       style("\(owner).\(name)", .name) + ": " + style(type.description, .type) + " — \(jurisdiction.fullName), \(year)"
     ]
-    let interface = program.interfaces[jurisdiction.kind == .federal ? "Federal" : "Province"]
+    let interface = program.interface(for: jurisdiction.kind)
     if let member = interface?.member(name) { lines += documentationText.render(member.documentation) }
     let years = jurisdiction.sortedYears.filter { jurisdiction.years[$0]?[name] != nil }
     if let definition = jurisdiction.years[year]?[name] {
