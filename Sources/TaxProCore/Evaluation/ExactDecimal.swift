@@ -29,9 +29,12 @@ public struct ExactDecimal: Sendable {
   /// The largest allowed decimal exponent of the leading digit.
   public static let maxAdjustedExponent = 99
 
-  // The 128-bit magnitude first: in this order the decimal takes 25 bytes rather than 40 (a `Value` holding one, 25
-  // rather than 41), which every copy of a value pays for.
-  @usableFromInline var magnitude: UInt128
+  // The 128-bit magnitude is stored as two 64-bit halves, first: the decimal takes 26 bytes (a `Value` holding one,
+  // 27) and is aligned to 8 bytes rather than `UInt128`'s 16. Every syntax node, checked node and value that can hold
+  // a number would otherwise be 16-aligned too: larger strides, and each box of one allocated by `posix_memalign`
+  // (much slower than `malloc`) — 230,000 of them in a check of 10,000 formulas.
+  @usableFromInline var magnitudeLow: UInt64
+  @usableFromInline var magnitudeHigh: UInt64
   @usableFromInline var exponent: Int
   @usableFromInline var negative: Bool
   /// True when a digit was rounded away on the way to this value (a division that did not terminate, a product longer
@@ -42,9 +45,19 @@ public struct ExactDecimal: Sendable {
 
   @inlinable init(negative: Bool, magnitude: UInt128, exponent: Int, inexact: Bool = false) {
     self.negative = magnitude == 0 ? false : negative
-    self.magnitude = magnitude
+    magnitudeLow = UInt64(truncatingIfNeeded: magnitude)
+    magnitudeHigh = UInt64(truncatingIfNeeded: magnitude >> 64)
     self.exponent = exponent
     self.isInexact = inexact
+  }
+
+  /// The significand's digits as one number (stored in two halves).
+  @inlinable var magnitude: UInt128 {
+    get { UInt128(magnitudeHigh) << 64 | UInt128(magnitudeLow) }
+    set {
+      magnitudeLow = UInt64(truncatingIfNeeded: newValue)
+      magnitudeHigh = UInt64(truncatingIfNeeded: newValue >> 64)
+    }
   }
 
   /// The same value, marked as rounded (or not).
