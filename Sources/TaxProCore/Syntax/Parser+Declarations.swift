@@ -80,7 +80,7 @@ extension Parser {
   mutating func parseType() -> TypeAnnotation? {
     if at(.identifier) {
       let token = advance()
-      return TypeAnnotation(name: text(token), span: span(token))
+      return TypeAnnotation(name: nameText(token), span: span(token))
     }
     errorAtCurrent(
       .expected("a type", found: describe(current)),

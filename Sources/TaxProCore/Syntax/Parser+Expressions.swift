@@ -41,7 +41,19 @@ extension Parser {
   static let notPrecedence = 3
 
   mutating func parseBinary(minimumPrecedence: Int) -> Expression {
-    var left = minimumPrecedence <= Parser.notPrecedence && at(.kwNot) ? parseNot() : parseUnary()
+    continueBinary(parseOperand(minimumPrecedence: minimumPrecedence), minimumPrecedence: minimumPrecedence)
+  }
+
+  /// The operand a binary expression of operators binding at least `minimumPrecedence` starts with: a plain name or
+  /// literal directly (most operands are one, and the chain `parseUnary` → `parsePower` → `parsePostfix` →
+  /// `parsePrimary` returned each through four calls), anything else through that chain.
+  @inline(__always) mutating func parseOperand(minimumPrecedence: Int) -> Expression {
+    if let leaf = parseLeaf() { return leaf }
+    return minimumPrecedence <= Parser.notPrecedence && at(.kwNot) ? parseNot() : parseUnary()
+  }
+
+  /// The operators after `left` that bind at least `minimumPrecedence`, applied to it (precedence climbing).
+  mutating func continueBinary(_ left: consuming Expression, minimumPrecedence: Int) -> Expression {
     var lastComparison: Span? = nil
     while let op = binaryOperator(kind), op.precedence >= minimumPrecedence {
       if abandoning { break }
@@ -63,10 +75,46 @@ extension Parser {
         }
         lastComparison = span(operatorToken)
       }
-      let right = parseBinary(minimumPrecedence: op.precedence + 1)
-      left = Expression(.binary(op, left, right, operatorSpan: span(operatorToken)), left.span.to(right.span))
+      // The right operand, and the operators after it that bind tighter than `op`: when the next operator binds no
+      // tighter (`a * b + c` at `b`), the operand is the whole right side, without another call.
+      var right = parseOperand(minimumPrecedence: op.precedence + 1)
+      if let next = binaryOperator(kind), next.precedence > op.precedence, !abandoning {
+        right = continueBinary(right, minimumPrecedence: op.precedence + 1)
+      }
+      let whole = left.span.to(right.span)
+      left = Expression(.binary(op, consume left, consume right, operatorSpan: span(operatorToken)), whole)
     }
     return left
+  }
+
+  /// A name or a literal that is a whole operand (no `.`, call or `^` after it), as `parsePrimary` makes it; nil for
+  /// anything else, and for a token at the left margin, where a declaration may start (`atNextDeclaration`).
+  @inline(__always) mutating func parseLeaf() -> Expression? {
+    let token = tokens[position]
+    guard token.kind.rawValue <= TokenKind.rate.rawValue, !(token.startsLine && token.column == 0),
+      position + 1 < tokens.count
+    else { return nil }
+    let next = tokens[position + 1].kind
+    guard next != .dot && next != .leftParen && next != .caret else { return nil }
+    switch token.kind {
+    case .identifier:
+      position += 1
+      return Expression(.name(nameText(token)), span(token))
+    case .number:
+      position += 1
+      return Expression(.number(literalValue(token, dropping: 0)), span(token))
+    case .money:
+      position += 1
+      let value = literalValue(token, dropping: 1).rounded(places: 2, .halfAwayFromZero)
+      return Expression(.money(value), span(token))
+    case .rate:
+      position += 1
+      let value = literalValue(token, dropping: 0)
+      let fraction = (try? value.scaled(byPowerOfTen: -2)) ?? .zero
+      return Expression(.rate(fraction), span(token))
+    default:
+      return nil
+    }
   }
 
   mutating func parseUnary() -> Expression {
@@ -151,11 +199,10 @@ extension Parser {
       var label: Identifier? = nil
       if at(.identifier) && peekKind(1) == .colon {
         let token = advance()
-        label = Identifier(text(token), span: span(token))
+        label = Identifier(nameText(token), span: span(token))
         advance()
       }
-      let value = parseExpression()
-      arguments.append(Argument(label: label, value: value))
+      arguments.append(Argument(label: label, value: parseExpression()))
       if at(.comma) {
         advance()
       } else if !at(.rightParen) {
@@ -213,7 +260,7 @@ extension Parser {
       return Expression(.bool(token.kind == .kwTrue), span(token))
     case .identifier:
       advance()
-      return Expression(.name(text(token)), span(token))
+      return Expression(.name(nameText(token)), span(token))
     case .kwFederal:
       advance()
       return Expression(.federal, span(token))
@@ -301,6 +348,30 @@ extension Parser {
     return Expression(.brackets(rows), span(keyword).to(end))
   }
 
+  /// The value of a literal's bytes of at most 18 digits (with `_`, `,`, `.` and `%`, but no exponent) — almost every
+  /// literal —, read in 64 bits: what `ExactDecimal.parse(scientific:)` gives for them, which keeps every such digit
+  /// (`normalized` drops none below 34 digits, and zero is `ExactDecimal.zero`), exactly. Nil for any other bytes.
+  static func shortLiteral(_ bytes: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
+    var magnitude: UInt64 = 0
+    var digits = 0
+    var fraction = 0
+    var seenPoint = false
+    for byte in bytes {
+      if byte &- 48 < 10 {
+        digits += 1
+        if digits > 18 { return nil }
+        magnitude = magnitude &* 10 &+ UInt64(byte &- 48)
+        if seenPoint { fraction += 1 }
+      } else if byte == UInt8(ascii: ".") {
+        seenPoint = true
+      } else if byte != 95 && byte != UInt8(ascii: ",") && byte != UInt8(ascii: "%") {
+        return nil
+      }
+    }
+    if magnitude == 0 { return .zero }
+    return ExactDecimal(negative: false, magnitude: UInt128(magnitude), exponent: -fraction)
+  }
+
   /// The decimal value of a number, money or rate token, ignoring separators, `$` and `%`.
   mutating func literalValue(_ token: Token, dropping prefix: Int) -> ExactDecimal {
     let start = Int(token.start) + prefix
@@ -308,7 +379,9 @@ extension Parser {
     // Read through a buffer pointer rather than an array slice: the parse is then specialized for it.
     let parsed: (value: ExactDecimal, isExact: Bool)? = source.bytes.withUnsafeBufferPointer { buffer in
       guard start >= 0, start <= end, end <= buffer.count else { return nil }
-      return try? ExactDecimal.parse(scientific: UnsafeBufferPointer(rebasing: buffer[start..<end]))
+      let bytes = UnsafeBufferPointer(rebasing: buffer[start..<end])
+      if let value = Parser.shortLiteral(bytes) { return (value, true) }
+      return try? ExactDecimal.parse(scientific: bytes)
     }
     guard let parsed else {
       self.error(.numberTooLarge, at: span(token))

@@ -50,6 +50,8 @@ public struct Parser {
   /// Whether the last declaration was a formula: an indented line after one is reported as a stray body line. Carried
   /// from step to step, so a re-parse starts with the value the whole parse had there.
   var previousWasFormula = false
+  /// The strings of the names read so far (`nameText`).
+  var names = NameCache()
 
   init(source: SourceFile, lexed: LexedSource, mode: ParseMode) {
     self.source = source
@@ -156,6 +158,14 @@ public struct Parser {
     }
   }
 
+  /// The string of a name token (`identifier`), through `names`.
+  mutating func nameText(_ token: Token) -> String {
+    let start = Int(token.start)
+    let end = Int(token.end)
+    let bytes = source.bytes
+    return bytes.withUnsafeBufferPointer { buffer in names.name(buffer, start, end) }
+  }
+
   /// The span of the previous token (the end of what was just parsed).
   var previousSpan: Span {
     position > 0 ? span(tokens[position - 1]) : span(tokens[0])
@@ -214,7 +224,7 @@ public struct Parser {
   mutating func expectIdentifier(_ what: String) -> Identifier? {
     if at(.identifier) {
       let token = advance()
-      return Identifier(text(token), span: span(token))
+      return Identifier(nameText(token), span: span(token))
     }
     if current.kind.isKeyword {
       errorAtCurrent(

@@ -1,0 +1,58 @@
+/// The strings of the names a parse has read, by their bytes. A file names the same few parameters, formulas and types
+/// over and over, and making a string of a name's bytes each time (checking them for UTF-8, then forming the string)
+/// cost several times a look-up here. Only names of up to 15 bytes are kept — Swift's small strings, which allocate
+/// nothing, so a name taken from here is the same value a new one would be — in a direct-mapped table: a name whose
+/// entry holds another replaces it.
+struct NameCache {
+  /// Entries in the table (a power of two).
+  static let size = 512
+  static let shift = UInt64(64 - 9)
+  /// Two words an entry: the name's first eight bytes, then the next seven and its length in the top byte (zero for an
+  /// empty entry, as no name is empty). Unused bytes are zero.
+  var keys: [UInt64]
+  var strings: [String]
+
+  init() {
+    keys = Array(repeating: 0, count: 2 * NameCache.size)
+    strings = Array(repeating: "", count: NameCache.size)
+  }
+
+  /// The string of `buffer[start..<end]`, a name's bytes (ASCII: letters, digits, `_`).
+  mutating func name(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+    let length = end - start
+    guard length > 0, length <= 15, start >= 0, end <= buffer.count, let base = buffer.baseAddress else {
+      return NameCache.string(buffer, start, end)
+    }
+    var first: UInt64 = 0
+    var second: UInt64 = 0
+    if start + 16 <= buffer.count {
+      first = UInt64(littleEndian: ByteWords.word(base, at: start))
+      second = UInt64(littleEndian: ByteWords.word(base, at: start + 8))
+      if length < 8 {
+        first &= (1 << UInt64(8 * length)) &- 1
+        second = 0
+      } else {
+        second &= (1 << UInt64(8 * (length - 8))) &- 1
+      }
+    } else {
+      for offset in 0..<length {
+        let byte = UInt64(base[start + offset])
+        if offset < 8 { first |= byte << UInt64(8 * offset) } else { second |= byte << UInt64(8 * (offset - 8)) }
+      }
+    }
+    second |= UInt64(length) << 56
+    let hash = (first ^ (second &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+    let slot = Int(truncatingIfNeeded: hash >> NameCache.shift)
+    if keys[2 * slot] == first && keys[2 * slot + 1] == second { return strings[slot] }
+    let string = NameCache.string(buffer, start, end)
+    keys[2 * slot] = first
+    keys[2 * slot + 1] = second
+    strings[slot] = string
+    return string
+  }
+
+  static func string(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+    guard start >= 0, start <= end, end <= buffer.count else { return "" }
+    return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+  }
+}
