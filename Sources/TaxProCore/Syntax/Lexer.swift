@@ -16,6 +16,8 @@ public struct Lexer {
   var lineStart = 0
   var atLineStart = true
   var lineIndent: Int32 = 0
+  /// The tokens made so far, while `run` goes; then `tokens`.
+  var made = TokenBuffer()
   var tokens: [Token] = []
   /// The statement-end rule, applied to each token as it is made (so the tokens are built once, in one array).
   var statementEnds = StatementEnds()
@@ -70,17 +72,22 @@ public struct Lexer {
 
   /// Appends a token; `word` is the declaration a name at the left margin may start (`declarationWord`).
   @inline(__always) mutating func add(_ kind: TokenKind, _ start: Int, word: TokenKind? = nil) {
-    if atLineStart { lineIndent = Int32(clamping: start - lineStart) }
+    let column = Lexer.offset32(start - lineStart)
+    if atLineStart { lineIndent = column }
     let token = Token(
-      kind: kind, start: Int32(clamping: start), end: Int32(clamping: index),
-      column: Int32(clamping: start - lineStart), startsLine: atLineStart, lineIndent: lineIndent)
+      kind: kind, start: Lexer.offset32(start), end: Lexer.offset32(index), column: column, startsLine: atLineStart,
+      lineIndent: lineIndent)
     if statementEnds.passesThrough(token) {
-      tokens.append(token)
+      made.append(token)
     } else {
-      statementEnds.append(token, word: word, to: &tokens)
+      statementEnds.append(token, word: word, to: &made)
     }
     atLineStart = false
   }
+
+  /// An offset or a column as a token holds it: none is negative, and those of a source of 2 GiB or more are cut to
+  /// `Int32.max` (`run` stops reading there).
+  @inline(__always) static func offset32(_ value: Int) -> Int32 { Int32(truncatingIfNeeded: min(value, Int(Int32.max))) }
 
   /// The contextual keyword that starts a top-level declaration (`test`, `province`, `parameters`) spelled by
   /// `bytes[start..<end]`, if any: at the left margin it may begin one (`StatementEnds` decides by the next token).
@@ -116,8 +123,8 @@ public struct Lexer {
   mutating func run(upTo end: Int? = nil) {
     let limit = end ?? bytes.count
     // Formula files have about one token per five bytes; reserving more than that costs only address space, while
-    // growing the array would copy every token made so far.
-    tokens.reserveCapacity((limit - index) / 3 + 16)
+    // growing the buffer would copy every token made so far.
+    made.reserve(max(0, limit - index) / 3 + 16)
     // Skip a byte-order mark.
     if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     // Token offsets are 32-bit: a source of 2 GiB or more is read up to there.
@@ -132,7 +139,9 @@ public struct Lexer {
       Token(
         kind: .endOfFile, start: Int32(clamping: limit), end: Int32(clamping: limit),
         column: Int32(clamping: index - lineStart), startsLine: true, lineIndent: 0),
-      to: &tokens)
+      to: &made)
+    tokens = made.array()
+    made.free()
   }
 
   /// The loop of `run` over the source's bytes (`buffer`, `limit` at most its count): line breaks, spaces, names,
@@ -159,7 +168,7 @@ public struct Lexer {
         var end = index + 1
         while end < limit {
           let next = buffer[end]
-          guard (next | 0x20) &- 97 < 26 || next == 95 || next &- 48 < 10 else { break }
+          guard (next | 0x20) &- 97 < 26 || next &- 48 < 10 || next == 95 else { break }
           end += 1
         }
         index = end
@@ -181,7 +190,7 @@ public struct Lexer {
           add(kind, start)
           continue
         }
-        if entry & 0x7F != 0, let kind = TokenKind(rawValue: (entry & 0x7F) &- 1) {
+        if entry & 0x7F != 0, let kind = symbols.single[Int(byte)] {
           index += 1
           add(kind, start)
           continue
@@ -597,7 +606,7 @@ struct StatementEnds {
   }
 
   /// `word`: the declaration keyword a name at the left margin spells (`Lexer.declarationWord`), if any.
-  mutating func append(_ token: Token, word: TokenKind? = nil, to result: inout [Token]) {
+  mutating func append(_ token: Token, word: TokenKind? = nil, to result: inout TokenBuffer) {
     // A declaration at the start of a line can never be inside brackets: an unclosed one above must not swallow the
     // rest of the file.
     if token.startsLine && token.column == 0 && (token.kind == .kwFormula || token.kind == .kwLet) && !nesting.isEmpty {
@@ -651,5 +660,46 @@ struct StatementEnds {
     default: break
     }
     result.append(token)
+  }
+}
+
+/// The lexer's tokens while it makes them: a buffer it appends to without the checks an array's append makes for each
+/// token (that the array is not shared, and has room), which were a fifth of the lexer's work. `Lexer.run` makes the
+/// array of them once at the end and frees the buffer.
+struct TokenBuffer {
+  var base: UnsafeMutablePointer<Token>? = nil
+  var count = 0
+  var capacity = 0
+
+  @inline(never) mutating func reserve(_ minimum: Int) {
+    guard minimum > capacity else { return }
+    let grown = UnsafeMutablePointer<Token>.allocate(capacity: minimum)
+    if let base {
+      grown.moveInitialize(from: base, count: count)
+      base.deallocate()
+    }
+    base = grown
+    capacity = minimum
+  }
+
+  @inline(__always) mutating func append(_ token: Token) {
+    if count == capacity { reserve(max(16, capacity * 2)) }
+    guard let base else { return }
+    (base + count).initialize(to: token)
+    count += 1
+  }
+
+  var last: Token? { count > 0 ? base.map { $0[count - 1] } : nil }
+
+  func array() -> [Token] {
+    guard let base else { return [] }
+    return Array(UnsafeBufferPointer(start: base, count: count))
+  }
+
+  mutating func free() {
+    base?.deallocate()
+    base = nil
+    count = 0
+    capacity = 0
   }
 }
