@@ -2,8 +2,9 @@ import Testing
 
 @testable import TaxProCore
 
-/// The parser's shortcuts give what the general paths give: names from `NameCache` are the strings of their bytes, and
-/// short literals read in 64 bits are the values `ExactDecimal.parse` makes.
+/// The parser's shortcuts give what the general paths give: names from `NameCache` are the strings of their bytes,
+/// short literals read in 64 bits are the values `ExactDecimal.parse` makes, and a plain one-line summary is the
+/// documentation the general reading makes of it.
 struct ParseShortcutTests {
   @Test func namesFromTheCacheAreTheirBytes() {
     // More names than the table has entries, so that entries are replaced, each asked for twice, at the end of the
@@ -43,6 +44,16 @@ struct ParseShortcutTests {
     // Longer ones and exponents take the general path.
     for literal in ["1234567890123456789", "0.000000000000000001", "1e5", "2.5E-3"] {
       #expect(Array(literal.utf8).withUnsafeBufferPointer { Parser.shortLiteral($0) } == nil, "\(literal)")
+    }
+  }
+
+  @Test func plainSummaryIsTheGeneralReading() {
+    let lines = [
+      "Formula 12: a generated mix of arithmetic.", "Tip: a tip", "topic: A / B", "x", "ends with a space ",
+      " starts with one", "note:", "Définition: non-ASCII", "parts: a = b + c", "instructions: do this",
+    ]
+    for line in lines {
+      #expect(Documentation.parse(line: line, span: nil) == Documentation.parse(lines: [line], span: nil), "\(line)")
     }
   }
 }

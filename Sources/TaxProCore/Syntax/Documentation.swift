@@ -29,7 +29,7 @@ public struct Documentation: Sendable, Equatable {
 
   public init() {}
 
-  init(_ fields: Fields) { storage = [fields] }
+  init(_ fields: consuming Fields) { storage = [fields] }
 
   var fields: Fields { storage.first ?? Fields() }
 
@@ -142,7 +142,9 @@ public struct Documentation: Sendable, Equatable {
       return fast
     }
     let line = rawLine.trimmingSpaces
-    if let colon = line.firstIndex(of: ":"), let known = fieldKeys[line[..<colon].lowercased()] {
+    // A key has at most `longestKey` characters, so only a colon among the first `longestKey + 1` can end one: the
+    // search stops there rather than go through every character of the line.
+    if let colon = line.prefix(longestKey + 1).firstIndex(of: ":"), let known = fieldKeys[line[..<colon].lowercased()] {
       return (line, known, String(line[line.index(after: colon)...]).trimmingSpaces)
     }
     return (line, nil, line)
@@ -205,8 +207,31 @@ extension Documentation {
     return true
   }
 
+  /// Whether a `##` line's text (`bytes`) is a summary that `parse(line:span:)` keeps as it is: ASCII without a line
+  /// break, neither starting nor ending with a space, a tab or a "\r", and not starting with a field's `key:`.
+  static func isPlainSummary(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = bytes.first, let last = bytes.last, first != 32, first != 9, first != 13, last != 32, last != 9,
+      last != 13, isASCIIWithoutNewline(bytes)
+    else { return false }
+    // As in `splitASCIIField`: only a colon within `longestKey` bytes of the start can end a key.
+    var index = 0
+    let end = min(bytes.count, longestKey + 1)
+    while index < end {
+      if bytes[index] == UInt8(ascii: ":") { return fieldKey(UnsafeBufferPointer(rebasing: bytes[0..<index])) == nil }
+      index += 1
+    }
+    return true
+  }
+
   /// `parse(lines: [line], span:)` for a block of one line, the usual one above a declaration, without the array.
   static func parse(line rawLine: String, span: Span?) -> Documentation {
+    // The usual line, a summary with nothing to trim and no `key:`, is the summary as it is.
+    if let plain = rawLine.utf8.withContiguousStorageIfAvailable({ isPlainSummary($0) }), plain {
+      var documentation = Fields()
+      documentation.summary = rawLine
+      documentation.span = span
+      return Documentation(documentation)
+    }
     let (line, field, _) = splitField(rawLine)
     guard field == nil else { return parse(lines: [rawLine], span: span) }
     var documentation = Fields()
@@ -243,6 +268,13 @@ extension String {
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
     if let fast, let fast { return fast }
+    // A character of `set` (ASCII, none of them the start of a longer character but "\r" before "\n", handled above)
+    // at an end would put its byte there: when neither end's byte is one, nothing is trimmed.
+    if let first = utf8.first, let last = utf8.last, set.utf8.allSatisfy({ $0 < 0x80 }), !set.utf8.contains(first),
+      !set.utf8.contains(last)
+    {
+      return self
+    }
     let characters = Set(set)
     var start = startIndex
     var end = endIndex
