@@ -1,20 +1,24 @@
 extension Checker {
   func checkCall(_ callee: Identifier, _ arguments: [Argument], _ span: Span, in scope: inout Scope) -> TypedExpression {
     let name = callee.name
-    if scope.lookup(name) != nil || predefined[name] != nil || constantIndex[name] != nil {
+    // A global name is one thing only (`declareGlobal`; a built-in function cannot be declared), so past the names
+    // that hide globals — a parameter or `let`, a host's value — a built-in function or a formula is looked up first:
+    // one hash for the usual call rather than three.
+    let hidden = scope.lookup(name) != nil || predefined[name] != nil
+    if !hidden, let builtin = Checker.builtins[name] {
+      record(callee.span, .builtin(name))
+      return checkBuiltinCall(builtin, callee, arguments, span, in: &scope)
+    }
+    if !hidden, let index = formulaIndex[name] {
+      recordFormula(callee.span, index: index, name: name)
+      return checkFormulaCall(index, callee, arguments, span, in: &scope)
+    }
+    if hidden || constantIndex[name] != nil {
       _ = arguments.map { check($0.value, in: &scope) }
       error(
         .valueNotCallable(name), at: callee.span,
         notes: [DiagnosticNote(.note, "only formulas and built-in functions can be called")])
       return .invalid(span)
-    }
-    if let index = formulaIndex[name] {
-      recordFormula(callee.span, index: index, name: name)
-      return checkFormulaCall(index, callee, arguments, span, in: &scope)
-    }
-    if let builtin = Checker.builtins[name] {
-      record(callee.span, .builtin(name))
-      return checkBuiltinCall(builtin, callee, arguments, span, in: &scope)
     }
     _ = arguments.map { check($0.value, in: &scope) }
     if let type = TaxType(name: name) {
@@ -72,7 +76,10 @@ extension Checker {
     let parameters = declaration.parameters
     let types = formulaParameterTypes[index]
     var slots: [TypedExpression?] = Array(repeating: nil, count: parameters.count)
-    var given: [Span?] = Array(repeating: nil, count: parameters.count)
+    // A parameter is given when its slot is filled. Where it was given is kept only for a call with a label: without
+    // one, each argument takes the next parameter and none is given twice.
+    let labelled = arguments.contains { $0.label != nil }
+    var given: [Span?] = labelled ? Array(repeating: nil, count: parameters.count) : []
     var failed = false
     var sawLabel = false
     var positional = 0
@@ -126,7 +133,7 @@ extension Checker {
         _ = check(argument.value, in: &scope)
         continue
       }
-      if let previous = given[target] {
+      if labelled, let previous = given[target] {
         error(
           .givenTwice(parameters[target].name.name), at: argument.span,
           notes: [DiagnosticNote(.note, "first given here", span: previous)])
@@ -134,7 +141,7 @@ extension Checker {
         _ = check(argument.value, in: &scope)
         continue
       }
-      given[target] = argument.span
+      if labelled { given[target] = argument.span }
       let typed = check(argument.value, in: &scope)
       let expected = types[target]
       if typed.type != expected && typed.type != .error && expected != .error {
@@ -152,7 +159,7 @@ extension Checker {
       }
       slots[target] = typed
     }
-    let missing = parameters.indices.filter { given[$0] == nil && parameters[$0].defaultValue == nil }
+    let missing = parameters.indices.filter { slots[$0] == nil && parameters[$0].defaultValue == nil }
     if !missing.isEmpty {
       let names = missing.map { "'\(parameters[$0].name.name)' (\(types[$0]))" }
       error(
@@ -261,6 +268,11 @@ extension Checker {
   /// `000`): the indices of the arguments with each run's later groups left out, and the position, among those kept,
   /// of the first run's head.
   func groupedDigitsRunArguments(_ arguments: [Argument]) -> (kept: [Int], head: Int)? {
+    // A run needs an unlabelled number before another argument: the usual call has none and makes no list.
+    guard arguments.dropLast().contains(where: { argument in
+      if argument.label == nil, case .number = argument.value.kind { return true }
+      return false
+    }) else { return nil }
     var kept: [Int] = []
     var head: Int? = nil
     var runEnd: Int? = nil

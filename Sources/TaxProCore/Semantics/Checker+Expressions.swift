@@ -403,33 +403,36 @@ extension Checker {
   // MARK: Member access
 
   func checkMember(_ object: Expression, _ member: Identifier, _ span: Span, in scope: inout Scope) -> TypedExpression {
+    // The jurisdiction named, and its kind: its declaration is looked up once.
     var code: String? = nil
+    var kind = JurisdictionKind.province
     if case .federal = object.kind {
-      if jurisdictionDeclarations["federal"] == nil {
+      guard let federal = jurisdictionDeclarations["federal"]?.kind else {
         error(.noFederal, at: object.span)
         return .invalid(span)
       }
       code = "federal"
+      kind = federal
     } else if case .name(let name) = object.kind, scope.lookup(name) == nil, predefined[name] == nil,
-      let declaration = jurisdictionDeclarations[name], declaration.kind == .province
+      jurisdictionDeclarations[name]?.kind == .province
     {
       record(object.span, .jurisdiction(name))
       code = name
     }
-    if let code, let declaration = jurisdictionDeclarations[code] {
+    if let code {
       let objectValue = TypedExpression(
         code == "federal" ? .federal : .literal(.province(code)), code == "federal" ? .federal : .province,
         object.span)
       if member.name == "name" {
         return TypedExpression(.jurisdictionName(objectValue), .text, span)
       }
-      guard let type = parameterType(code, member.name, usedAt: member.span) else {
+      guard let type = parameterType(code, kind: kind, member.name, usedAt: member.span) else {
         let candidates = Set(definitionSyntax(code).values.flatMap { $0.keys })
-          .union(interface(for: declaration.kind)?.members.map(\.name) ?? [])
+          .union(interface(for: kind)?.members.map(\.name) ?? [])
         reportUnknownMember(member, of: displayName(code), candidates: candidates)
         return .invalid(span)
       }
-      record(member.span, .jurisdictionParameter(declaration.kind, member.name), jurisdiction: code)
+      record(member.span, .jurisdictionParameter(kind, member.name), jurisdiction: code)
       edge(from: scope, to: .parameter(jurisdiction: code, name: member.name))
       return TypedExpression(.parameter(jurisdiction: code, name: member.name), type, span)
     }

@@ -18,10 +18,9 @@ extension Checker {
     return result
   }
 
-  /// The type of `code.name`, or nil when no year of the jurisdiction defines it.
-  func parameterType(_ code: String, _ name: String, usedAt span: Span) -> TaxType? {
-    guard let declaration = jurisdictionDeclarations[code] else { return nil }
-    if let member = interface(for: declaration.kind)?.member(name) { return member.type }
+  /// The type of `code.name`, the jurisdiction declared and of `kind`, or nil when no year of it defines the name.
+  func parameterType(_ code: String, kind: JurisdictionKind, _ name: String, usedAt span: Span) -> TaxType? {
+    if let type = interfaces[kind.interfaceName]?.members.first(where: { $0.name == name })?.type { return type }
     if name == "name" { return .text }
     if speculative { return abandonSpeculation(.error) }
     let syntax = definitionSyntax(code)

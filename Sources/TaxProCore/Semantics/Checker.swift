@@ -14,6 +14,7 @@ enum CheckState {
 
 /// A name visible in a body: a formula parameter or a `let`.
 struct LocalBinding {
+  var name: String
   var slot: Int
   var type: TaxType
   var definition: Span
@@ -25,10 +26,10 @@ struct LocalBinding {
 
 /// The names a body can see and the frame slots they use.
 ///
-/// A body has a handful of names, so they are kept in a list and looked up from the newest (a name declared again
-/// replaces the earlier one, as the duplicate is reported); only a long list gets a dictionary beside it.
+/// A body has a handful of names, so they are kept in one list, each with its name, and looked up from the newest (a
+/// name declared again replaces the earlier one, as the duplicate is reported); only a long list gets a dictionary
+/// beside it.
 struct Scope {
-  private(set) var names: [String] = []
   private var entries: [LocalBinding] = []
   /// Name → position of its newest entry, once there are more than `linearLimit` entries.
   private var positions: [String: Int]? = nil
@@ -39,17 +40,23 @@ struct Scope {
   /// The formula whose parameters these are (for symbols).
   var formulaName: String?
 
-  init(owner: GlobalNode? = nil, formulaName: String? = nil) {
+  /// `capacity`: how many names will be declared, when known (a formula's parameters and `let`s), so that the list is
+  /// made once.
+  init(owner: GlobalNode? = nil, formulaName: String? = nil, capacity: Int = 0) {
     self.owner = owner
     self.formulaName = formulaName
+    if capacity > 0 { entries.reserveCapacity(capacity) }
   }
+
+  /// The names declared, oldest first ("did you mean").
+  var names: [String] { entries.map(\.name) }
 
   /// The newest binding of `name`, if any.
   func lookup(_ name: String) -> LocalBinding? {
     if let positions { return positions[name].map { entries[$0] } }
-    var position = names.count - 1
+    var position = entries.count - 1
     while position >= 0 {
-      if names[position] == name { return entries[position] }
+      if entries[position].name == name { return entries[position] }
       position -= 1
     }
     return nil
@@ -58,13 +65,13 @@ struct Scope {
   mutating func declare(_ name: String, type: TaxType, at span: Span, isParameter: Bool, symbol: Int32 = -1) -> Int {
     let slot = slotCount
     slotCount += 1
-    names.append(name)
-    entries.append(LocalBinding(slot: slot, type: type, definition: span, isParameter: isParameter, symbol: symbol))
+    entries.append(
+      LocalBinding(name: name, slot: slot, type: type, definition: span, isParameter: isParameter, symbol: symbol))
     if positions != nil {
-      positions?[name] = names.count - 1
-    } else if names.count > Scope.linearLimit {
+      positions?[name] = entries.count - 1
+    } else if entries.count > Scope.linearLimit {
       var built: [String: Int] = [:]
-      for (position, existing) in names.enumerated() { built[existing] = position }
+      for (position, existing) in entries.enumerated() { built[existing.name] = position }
       positions = built
     }
     return slot
@@ -79,9 +86,13 @@ public final class Checker {
   /// More on-demand inferences nested than this are reported rather than followed (no stack overflow).
   static let maximumInferenceDepth = 400
 
-  var sources: [FileID: SourceFile] = [:]
+  // The tables a body's check reads or writes at nearly every node (the declarations and their indexes, the states,
+  // the dependency lists, the diagnostics) are marked `@exclusivity(unchecked)`: a checker runs on one thread and
+  // each access is a short read or append that reaches nothing else, and the run-time checks of a class's stored
+  // properties cost about a twentieth of a whole check of generated formulas.
+  @exclusivity(unchecked) var sources: [FileID: SourceFile] = [:]
   var trees: [SyntaxTree]
-  var diagnostics: [Diagnostic] = []
+  @exclusivity(unchecked) var diagnostics: [Diagnostic] = []
   // The occurrences and their symbols are written for nearly every name checked, each time by one short call that
   // reaches nothing else (`record`, `recordUse`, `recordFormula`), so the run-time exclusivity checks — a sixth of
   // what recording costs the language server's open — are left out.
@@ -97,54 +108,54 @@ public final class Checker {
   /// Whether the checked bodies are kept (a `Program` is made of them). False for `diagnostics(of:)`: a formula then
   /// keeps only what a later check reads of it — its result type and whether it has errors — with no parameters,
   /// steps or result; a constant only its type; a test nothing of its steps.
-  var keepsBodies = true
+  @exclusivity(unchecked) var keepsBodies = true
 
-  var formulaDeclarations: [FormulaDeclaration] = []
-  var formulaIndex: [String: Int] = [:]
-  var formulaParameterTypes: [[TaxType]] = []
-  var formulaDeclaredReturn: [TaxType?] = []
+  @exclusivity(unchecked) var formulaDeclarations: [FormulaDeclaration] = []
+  @exclusivity(unchecked) var formulaIndex: [String: Int] = [:]
+  @exclusivity(unchecked) var formulaParameterTypes: [[TaxType]] = []
+  @exclusivity(unchecked) var formulaDeclaredReturn: [TaxType?] = []
   /// Where each formula's check is, by index; empty when checking against a program (see `formulaState`).
-  var formulaStates: [CheckState] = []
+  @exclusivity(unchecked) var formulaStates: [CheckState] = []
   /// The formulas checked so far, by index (a whole check); see `formula(at:)`.
-  var formulas: [FormulaInfo?] = []
+  @exclusivity(unchecked) var formulas: [FormulaInfo?] = []
   /// When checking against a program: its formulas, shared rather than copied (a large program has many), and the
   /// ones checked again here.
-  var programFormulas: [FormulaInfo] = []
-  var recheckedFormulas: [Int: FormulaInfo] = [:]
+  @exclusivity(unchecked) var programFormulas: [FormulaInfo] = []
+  @exclusivity(unchecked) var recheckedFormulas: [Int: FormulaInfo] = [:]
 
-  var constantDeclarations: [ConstantDeclaration] = []
-  var constantIndex: [String: Int] = [:]
+  @exclusivity(unchecked) var constantDeclarations: [ConstantDeclaration] = []
+  @exclusivity(unchecked) var constantIndex: [String: Int] = [:]
   /// Where each constant's check is, by index; empty when checking against a program (see `constantState`).
-  var constantStates: [CheckState] = []
-  var constants: [ConstantInfo?] = []
+  @exclusivity(unchecked) var constantStates: [CheckState] = []
+  @exclusivity(unchecked) var constants: [ConstantInfo?] = []
 
-  var jurisdictionDeclarations: [String: JurisdictionDeclaration] = [:]
+  @exclusivity(unchecked) var jurisdictionDeclarations: [String: JurisdictionDeclaration] = [:]
   var provinceCodes: [String] = []
-  var interfaces: [String: InterfaceInfo] = [:]
+  @exclusivity(unchecked) var interfaces: [String: InterfaceInfo] = [:]
   /// Checked parameter definitions: code → year → name → definition.
   var parameterDefinitions: [String: [Int: [String: ParameterDefinitionInfo]]] = [:]
   var definitionStates: [String: CheckState] = [:]
   var definitionSyntaxCache: [String: [Int: [String: ParameterDefinition]]] = [:]
-  var parameterTypes: [String: [String: TaxType]] = [:]
+  @exclusivity(unchecked) var parameterTypes: [String: [String: TaxType]] = [:]
 
   var tests: [TestInfo] = []
   /// Values the host defines, visible everywhere as constants: the REPL's `ans` and `let` results.
-  var predefined: [String: Value] = [:]
+  @exclusivity(unchecked) var predefined: [String: Value] = [:]
   /// What each declaration depends on, for the cycle check: formulas' and constants' by index (sized by `collect`),
   /// parameters' by jurisdiction and name. Kept as lists (repeats are harmless to the cycle check) because a set per
   /// declaration costs more to fill than the check costs to run.
-  var formulaEdges: [[GlobalNode]] = []
-  var constantEdges: [[GlobalNode]] = []
-  var parameterEdges: [GlobalNode: [GlobalNode]] = [:]
-  var inferenceDepth = 0
+  @exclusivity(unchecked) var formulaEdges: [[GlobalNode]] = []
+  @exclusivity(unchecked) var constantEdges: [[GlobalNode]] = []
+  @exclusivity(unchecked) var parameterEdges: [GlobalNode: [GlobalNode]] = [:]
+  @exclusivity(unchecked) var inferenceDepth = 0
   /// A checker checking formula bodies ahead for another (`precheckFormulas`), and whether the body it is checking
   /// needed something only the serial check may do.
-  var speculative = false
+  @exclusivity(unchecked) var speculative = false
   var abandonedSpeculation = false
   /// The checkers of the two halves, the formulas they checked ahead by index (nil: to check here; taken once), and
   /// for each half, its symbol ids → the program's (-1 until first met).
   var precheckers: [Checker] = []
-  var prechecked: [PrecheckedFormula?] = []
+  @exclusivity(unchecked) var prechecked: [PrecheckedFormula?] = []
   var symbolMaps: [[Int32]] = []
   /// How many formula bodies the halves checked ahead and kept (tests, measurements).
   var checkedAheadCount = 0
@@ -601,7 +612,7 @@ public final class Checker {
   // MARK: Collecting declarations
 
   /// Every global name and where it was declared, for duplicate detection.
-  var globalNames: [String: Span] = [:]
+  @exclusivity(unchecked) var globalNames: [String: Span] = [:]
 
   /// The built-in functions by name: one hash rather than `Builtin(rawValue:)`'s comparison with every name, asked for
   /// every declaration and call.
@@ -634,6 +645,11 @@ public final class Checker {
   }
 
   func collect() {
+    // Sized once for every declaration: filled one by one, the tables of a large file are rehashed a dozen times.
+    let declarationCount = trees.reduce(0) { $0 + $1.declarations.count }
+    globalNames.reserveCapacity(declarationCount)
+    formulaIndex.reserveCapacity(declarationCount)
+    formulaDeclarations.reserveCapacity(declarationCount)
     for tree in trees {
       for declaration in tree.declarations {
         switch declaration {
