@@ -2,13 +2,25 @@ extension Checker {
   func edge(from scope: Scope, to node: GlobalNode) {
     switch scope.owner {
     case .formula(let index):
-      if index < formulaEdges.count, formulaEdges[index].last != node { formulaEdges[index].append(node) }
+      guard index < formulaEdges.count, formulaEdges[index].last != node else { return }
+      // Room for a few at once: a body usually depends on two or three declarations.
+      if formulaEdges[index].isEmpty { formulaEdges[index].reserveCapacity(4) }
+      formulaEdges[index].append(node)
     case .constant(let index):
       if index < constantEdges.count, constantEdges[index].last != node { constantEdges[index].append(node) }
     case .parameter(let jurisdiction, let name):
       parameterEdges[.parameter(jurisdiction: jurisdiction, name: name), default: []].append(node)
     case nil: break
     }
+  }
+
+  /// The checked node of an operation, a member or a conditional: built only when bodies are kept. A check for
+  /// diagnostics alone (`keepsBodies` off) drops each body once checked and reads only the types of these nodes (and
+  /// the literals, always built, that a bracket table compares), so there such a node is `.invalid` with its type: no
+  /// box to make and then free.
+  @inline(__always)
+  func node(_ kind: @autoclosure () -> TypedKind, _ type: TaxType, _ span: Span) -> TypedExpression {
+    TypedExpression(keepsBodies ? kind() : .invalid, type, span)
   }
 
   func check(_ expression: Expression, in scope: inout Scope) -> TypedExpression {
@@ -124,14 +136,14 @@ extension Checker {
           notes: [DiagnosticNote(.note, "'-' works on Money, Rate and Number")])
         return .invalid(span)
       }
-      return TypedExpression(.negate(typed), typed.type, span)
+      return node(.negate(typed), typed.type, span)
     case .not:
       if typed.type == .error { return .invalid(span) }
       guard typed.type == .bool else {
         error(.notNeedsBool(typed.type), at: operand.span)
         return .invalid(span)
       }
-      return TypedExpression(.not(typed), .bool, span)
+      return node(.not(typed), .bool, span)
     }
   }
 
@@ -193,7 +205,7 @@ extension Checker {
         error(.logicNeedsBool(op, typed.type), at: syntax.span)
         return .invalid(span)
       }
-      return TypedExpression(op == .and ? .and(typedLeft, typedRight) : .or(typedLeft, typedRight), .bool, span)
+      return node(op == .and ? .and(typedLeft, typedRight) : .or(typedLeft, typedRight), .bool, span)
     case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual:
       if l != r {
         var notes: [DiagnosticNote] = []
@@ -212,12 +224,12 @@ extension Checker {
         error(.notComparable(l == .brackets ? "bracket tables" : "'federal'"), at: operatorSpan)
         return .invalid(span)
       }
-      return TypedExpression(.comparison(op, typedLeft, typedRight), .bool, span)
+      return node(.comparison(op, typedLeft, typedRight), .bool, span)
     case .add, .subtract, .multiply, .divide, .power, .modulo, .of:
       if let (operation, type) = Checker.arithmetic(op, l, r) {
         // `X of Y` is evaluated (and explained) as `Y × X`.
         let (first, second) = op == .of ? (typedRight, typedLeft) : (typedLeft, typedRight)
-        return TypedExpression(.arithmetic(operation, first, second), type, span)
+        return node(.arithmetic(operation, first, second), type, span)
       }
       reportArithmetic(op, left, right, l, r, operatorSpan, span)
       return .invalid(span)
@@ -360,7 +372,7 @@ extension Checker {
       type = .error
     }
     if failed || type == .error { return .invalid(span) }
-    return TypedExpression(.conditional(typedCondition, typedThen, typedElse), type, span)
+    return node(.conditional(typedCondition, typedThen, typedElse), type, span)
   }
 
   func zero(_ type: TaxType) -> String {
@@ -424,7 +436,7 @@ extension Checker {
         code == "federal" ? .federal : .literal(.province(code)), code == "federal" ? .federal : .province,
         object.span)
       if member.name == "name" {
-        return TypedExpression(.jurisdictionName(objectValue), .text, span)
+        return node(.jurisdictionName(objectValue), .text, span)
       }
       guard let type = parameterType(code, kind: kind, member.name, usedAt: member.span) else {
         let candidates = Set(definitionSyntax(code).values.flatMap { $0.keys })
@@ -434,14 +446,14 @@ extension Checker {
       }
       record(member.span, .jurisdictionParameter(kind, member.name), jurisdiction: code)
       edge(from: scope, to: .parameter(jurisdiction: code, name: member.name))
-      return TypedExpression(.parameter(jurisdiction: code, name: member.name), type, span)
+      return node(.parameter(jurisdiction: code, name: member.name), type, span)
     }
     let typedObject = check(object, in: &scope)
     switch typedObject.type {
     case .error:
       return .invalid(span)
     case .province:
-      if member.name == "name" { return TypedExpression(.jurisdictionName(typedObject), .text, span) }
+      if member.name == "name" { return node(.jurisdictionName(typedObject), .text, span) }
       guard let interface = interfaces["Province"] else {
         error(
           .noProvinceInterface,
@@ -459,7 +471,7 @@ extension Checker {
         return .invalid(span)
       }
       record(member.span, .jurisdictionParameter(.province, member.name))
-      return TypedExpression(.provinceParameter(typedObject, name: member.name), info.type, span)
+      return node(.provinceParameter(typedObject, name: member.name), info.type, span)
     default:
       error(
         .hasNoParameters(typedObject.type), at: member.span)
