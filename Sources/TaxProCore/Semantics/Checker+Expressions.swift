@@ -15,22 +15,27 @@ extension Checker {
   }
 
   /// The checked node of an operation, a member or a conditional: built only when bodies are kept. A check for
-  /// diagnostics alone (`keepsBodies` off) drops each body once checked and reads only the types of these nodes (and
-  /// the literals, always built, that a bracket table compares), so there such a node is `.invalid` with its type: no
-  /// box to make and then free.
+  /// diagnostics alone (`keepsBodies` off) drops each body once checked and reads only the types of these nodes, so
+  /// there such a node is `.invalid` with its type: no box to make and then free.
   @inline(__always)
   func node(_ kind: @autoclosure () -> TypedKind, _ type: TaxType, _ span: Span) -> TypedExpression {
     TypedExpression(keepsBodies ? kind() : .invalid, type, span)
   }
 
+  /// A literal's node: without bodies kept, `.invalid` with its type too, but for a bracket table's threshold
+  /// (`keepsLiterals`).
+  func literal(_ value: Value, _ span: Span) -> TypedExpression {
+    TypedExpression(keepsBodies || keepsLiterals ? .literal(value) : .invalid, value.type, span)
+  }
+
   func check(_ expression: Expression, in scope: inout Scope) -> TypedExpression {
     let span = expression.span
     switch expression.kind {
-    case .number(let value): return TypedExpression(.literal(.number(value)), .number, span)
-    case .money(let value): return TypedExpression(.literal(.money(value)), .money, span)
-    case .rate(let value): return TypedExpression(.literal(.rate(value)), .rate, span)
-    case .text(let value): return TypedExpression(.literal(.text(value)), .text, span)
-    case .bool(let value): return TypedExpression(.literal(.bool(value)), .bool, span)
+    case .number(let value): return literal(.number(value), span)
+    case .money(let value): return literal(.money(value), span)
+    case .rate(let value): return literal(.rate(value), span)
+    case .text(let value): return literal(.text(value), span)
+    case .bool(let value): return literal(.bool(value), span)
     case .missing: return .invalid(span)
     case .federal:
       return TypedExpression(.federal, .federal, span)
@@ -63,7 +68,7 @@ extension Checker {
       return TypedExpression(.local(slot: binding.slot, name: name), binding.type, span)
     }
     if let value = predefined[name] {
-      return TypedExpression(.literal(value), value.type, span)
+      return literal(value, span)
     }
     if let index = constantIndex[name] {
       record(span, .constant(name))
@@ -73,7 +78,7 @@ extension Checker {
     }
     if let declaration = jurisdictionDeclarations[name], declaration.kind == .province {
       record(span, .jurisdiction(name))
-      return TypedExpression(.literal(.province(name)), .province, span)
+      return literal(.province(name), span)
     }
     if formulaIndex[name] != nil || Checker.builtins[name] != nil {
       let signature = formulaIndex[name].map { _ in name + "(…)" } ?? (Builtin(rawValue: name)?.declaration.signature ?? name)
@@ -392,7 +397,11 @@ extension Checker {
       return .invalid(span)
     }
     for row in rows {
+      // A literal threshold is compared with the row before's: built even when bodies are not kept.
+      let keptLiterals = keepsLiterals
+      keepsLiterals = true
       let threshold = expect(row.threshold, .money, in: &scope, role: "a bracket's threshold")
+      keepsLiterals = keptLiterals
       let rate = expect(row.rate, .rate, in: &scope, role: "a bracket's rate")
       if threshold.type == .error || rate.type == .error { failed = true }
       if case .literal(.money(let amount)) = threshold.kind {
@@ -432,11 +441,12 @@ extension Checker {
       code = name
     }
     if let code {
-      let objectValue = TypedExpression(
-        code == "federal" ? .federal : .literal(.province(code)), code == "federal" ? .federal : .province,
-        object.span)
       if member.name == "name" {
-        return node(.jurisdictionName(objectValue), .text, span)
+        return node(
+          .jurisdictionName(
+            TypedExpression(
+              code == "federal" ? .federal : .literal(.province(code)), code == "federal" ? .federal : .province,
+              object.span)), .text, span)
       }
       guard let type = parameterType(code, kind: kind, member.name, usedAt: member.span) else {
         let candidates = Set(definitionSyntax(code).values.flatMap { $0.keys })

@@ -109,6 +109,9 @@ public final class Checker {
   /// keeps only what a later check reads of it — its result type and whether it has errors — with no parameters,
   /// steps or result; a constant only its type; a test nothing of its steps.
   @exclusivity(unchecked) var keepsBodies = true
+  /// Whether literals are built although bodies are not kept: while a bracket table's threshold is checked, whose
+  /// literal amount the table compares with the row before's (`Checker.literal`).
+  @exclusivity(unchecked) var keepsLiterals = false
 
   @exclusivity(unchecked) var formulaDeclarations: [FormulaDeclaration] = []
   @exclusivity(unchecked) var formulaIndex: [String: Int] = [:]
