@@ -14,7 +14,7 @@ extension Checker {
     }
   }
 
-  /// The checked node of an operation, a member or a conditional: built only when bodies are kept. A check for
+  /// The checked node of an operation, a member, a conditional or a local's read: built only when bodies are kept. A check for
   /// diagnostics alone (`keepsBodies` off) drops each body once checked and reads only the types of these nodes, so
   /// there such a node is `.invalid` with its type: no box to make and then free.
   @inline(__always)
@@ -65,7 +65,7 @@ extension Checker {
   func checkName(_ name: String, _ span: Span, in scope: inout Scope) -> TypedExpression {
     if let binding = scope.lookup(name) {
       recordUse(span, of: binding, name: name, in: scope)
-      return TypedExpression(.local(slot: binding.slot, name: name), binding.type, span)
+      return node(.local(slot: binding.slot, name: name), binding.type, span)
     }
     if let value = predefined[name] {
       return literal(value, span)

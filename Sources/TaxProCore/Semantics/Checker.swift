@@ -637,13 +637,14 @@ public final class Checker {
       error(.ansReserved, at: name.span)
       return false
     }
-    if let previous = globalNames[name.name] {
+    // Inserted with one hash; a name defined again keeps its first place.
+    if let previous = globalNames.updateValue(name.span, forKey: name.name) {
+      globalNames[name.name] = previous
       error(
         .alreadyDefined(name.name), at: name.span,
         notes: [DiagnosticNote(.note, "first defined here", span: previous)])
       return false
     }
-    globalNames[name.name] = name.span
     return true
   }
 
