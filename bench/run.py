@@ -677,7 +677,26 @@ class ServerRun:
         self.client.close()
 
 
-OPERATIONS = ("open", "edit", "typing", "completion", "hover")
+def fresh_open(server: str, workspace: Path, document: tuple[str, str, str]) -> float:
+    """Starts a fresh server in an empty folder and opens the document at once: the seconds from sending `initialize`
+    until the document's first diagnostics (whatever the server defers past `initialize` — loading a library, say — is
+    counted)."""
+    name, language, text = document
+    uri = (workspace / name).as_uri()
+    client = lsp_client.LspClient(server_argv(server), workspace)
+    try:
+        start = time.perf_counter()
+        client.initialize(workspace)
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": language, "version": 1, "text": text}})
+        arrived, _ = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                                 and m["params"]["uri"] == uri, 60)
+        return arrived - start
+    finally:
+        client.close()
+
+
+OPERATIONS = ("start-up open", "open", "edit", "typing", "completion", "hover")
 
 
 def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list[int], rounds: int):
@@ -692,15 +711,17 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
     report.append(
         "One client (`bench/lsp_client.py`, raw JSON-RPC over pipes) drives each server on a document of the same "
         "number of lines: TaxPro formulas (with its standard library loaded), a TOML file of as many tables for tombi, "
-        "the equivalent Python for ruff. Operations alternate between the servers. *open*: `didOpen` of a new copy "
+        "the equivalent Python for ruff. Operations alternate between the servers. *start-up open*: a fresh server "
+        "started in an empty folder, from `initialize` sent until the first `publishDiagnostics` of the document opened "
+        "right after it (what a server leaves for later is counted); *open*: `didOpen` of a new copy "
         "of the document until its `publishDiagnostics`; *edit*: an incremental `didChange` of one digit in the middle "
         "until the next `publishDiagnostics`; *typing*: a digit typed before that one (the text after it moves by a "
         "character) and deleted again, each until the next `publishDiagnostics`; *completion* and *hover*: request to response, in the middle of the "
         "document (TaxPro: after `ON.` and on a province code; tombi: at a key; ruff has no completion, and answers "
         "hover only on `noqa` codes, so its hover answer here is empty).\n")
-    report.append("| lines | server | open median / p99 | edit median / p99 | typing median / p99 | "
+    report.append("| lines | server | start-up open median / p99 | open median / p99 | edit median / p99 | typing median / p99 | "
                   "completion median / p99 | hover median / p99 | peak memory |")
-    report.append("|---:|---|---:|---:|---:|---:|---:|---:|")
+    report.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     verdicts = []
     for size in sizes:
         documents = lsp_documents(size)
@@ -722,6 +743,9 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
             for server in order[shift:] + order[:shift]:
                 run = runs[server]
                 if round_index < max(3, rounds // 5):
+                    fresh = workspace / f"{server}_{size}_fresh"
+                    fresh.mkdir(exist_ok=True)
+                    run.samples["start-up open"].times.append(fresh_open(server, fresh, documents[server]))
                     run.samples["open"].times.append(run.open_once())
                 run.samples["edit"].times.append(run.edit_once())
                 run.samples["typing"].times.extend(run.type_once())
