@@ -259,6 +259,49 @@ public final class Checker {
     return cancelled
   }
 
+  /// A checker that goes on from where `base`, a finished whole check, left off: every table and list of `base`,
+  /// shared until this one adds to it (`Checker+Library`). `base` is only read, so several checkers may start from it.
+  /// The "did you mean" indexes are made again, of this checker's names, when first needed.
+  init(continuing base: Checker) {
+    recordOccurrences = base.recordOccurrences
+    trees = base.trees
+    sources = base.sources
+    diagnostics = base.diagnostics
+    occurrences = base.occurrences
+    symbolTable = base.symbolTable
+    formulaSymbols = base.formulaSymbols
+    parameterSymbols = base.parameterSymbols
+    keepsBodies = base.keepsBodies
+    keepsLiterals = base.keepsLiterals
+    formulaDeclarations = base.formulaDeclarations
+    formulaIndex = base.formulaIndex
+    formulaParameterTypes = base.formulaParameterTypes
+    formulaDeclaredReturn = base.formulaDeclaredReturn
+    formulaStates = base.formulaStates
+    formulas = base.formulas
+    programFormulas = base.programFormulas
+    recheckedFormulas = base.recheckedFormulas
+    constantDeclarations = base.constantDeclarations
+    constantIndex = base.constantIndex
+    constantStates = base.constantStates
+    constants = base.constants
+    jurisdictionDeclarations = base.jurisdictionDeclarations
+    provinceCodes = base.provinceCodes
+    interfaces = base.interfaces
+    parameterDefinitions = base.parameterDefinitions
+    definitionStates = base.definitionStates
+    definitionSyntaxCache = base.definitionSyntaxCache
+    parameterTypes = base.parameterTypes
+    tests = base.tests
+    predefined = base.predefined
+    formulaEdges = base.formulaEdges
+    constantEdges = base.constantEdges
+    parameterEdges = base.parameterEdges
+    parallelThreshold = base.parallelThreshold
+    checkDiagnostics = base.checkDiagnostics
+    globalNames = base.globalNames
+  }
+
   /// A checker that sees everything `program` declares, to check more expressions against it.
   init(program: Program, predefined: [String: Value], recordOccurrences: Bool) {
     self.trees = []
@@ -437,6 +480,13 @@ public final class Checker {
   /// Every pass of a whole check, leaving the results in the checker (`makeProgram` gathers them); stops early when
   /// the check is abandoned.
   func runPasses() {
+    let parseDiagnosticCount = runFormulaPasses()
+    finishPasses(parseDiagnosticCount: parseDiagnosticCount)
+  }
+
+  /// The passes of a whole check up to the formulas' bodies: the parse diagnostics, the declarations, the
+  /// interfaces, the signatures and the bodies. Returns how many of `diagnostics` are the parser's.
+  func runFormulaPasses() -> Int {
     for tree in trees { diagnostics.append(contentsOf: tree.diagnostics) }
     let parseDiagnosticCount = diagnostics.count
     collect()
@@ -445,10 +495,17 @@ public final class Checker {
     // A large program's formula bodies are checked in two halves at once first (`precheckFormulas`); the loop then
     // takes in their results in the order a serial check would have made them, and checks the rest itself.
     if !cancelled && formulaDeclarations.count >= parallelThreshold { precheckFormulas() }
-    if cancelled { return }
+    if cancelled { return parseDiagnosticCount }
     for index in formulaDeclarations.indices where !shouldStop(index) { ensureFormula(index) }
     // Every body checked ahead is taken in by now: the halves' lists go before the rest is checked.
     (precheckers, prechecked, symbolMaps) = ([], [], [])
+    return parseDiagnosticCount
+  }
+
+  /// The passes of a whole check after `runFormulaPasses`: constants, jurisdictions, tests, cycles, and the
+  /// diagnostics and occurrences put in place order.
+  func finishPasses(parseDiagnosticCount: Int) {
+    if cancelled { return }
     for index in constantDeclarations.indices where !shouldStop(index) { ensureConstant(index) }
     // An abandoned check's program is thrown away: stop here.
     if cancelled { return }
@@ -649,11 +706,17 @@ public final class Checker {
   }
 
   func collect() {
+    collect(trees)
+  }
+
+  /// Declares the global names of `trees`, after those already declared (a check on top of a checked library,
+  /// `Checker+Library`, keeps the library's), and sizes the tables kept by declaration for the new ones.
+  func collect(_ trees: some Collection<SyntaxTree>) {
     // Sized once for every declaration: filled one by one, the tables of a large file are rehashed a dozen times.
     let declarationCount = trees.reduce(0) { $0 + $1.declarations.count }
-    globalNames.reserveCapacity(declarationCount)
-    formulaIndex.reserveCapacity(declarationCount)
-    formulaDeclarations.reserveCapacity(declarationCount)
+    globalNames.reserveCapacity(globalNames.count + declarationCount)
+    formulaIndex.reserveCapacity(formulaIndex.count + declarationCount)
+    formulaDeclarations.reserveCapacity(formulaDeclarations.count + declarationCount)
     for tree in trees {
       for declaration in tree.declarations {
         switch declaration {
@@ -697,16 +760,19 @@ public final class Checker {
         }
       }
     }
-    formulaParameterTypes = Array(repeating: [], count: formulaDeclarations.count)
-    formulaDeclaredReturn = Array(repeating: nil, count: formulaDeclarations.count)
-    formulaStates = Array(repeating: .pending, count: formulaDeclarations.count)
-    formulaEdges = Array(repeating: [], count: formulaDeclarations.count)
-    constantEdges = Array(repeating: [], count: constantDeclarations.count)
-    formulas = Array(repeating: nil, count: formulaDeclarations.count)
-    formulaSymbols = Array(repeating: -1, count: formulaDeclarations.count)
-    parameterSymbols = Array(repeating: [], count: formulaDeclarations.count)
-    constantStates = Array(repeating: .pending, count: constantDeclarations.count)
-    constants = Array(repeating: nil, count: constantDeclarations.count)
+    // The entries of the declarations collected before (none in a whole check) are kept.
+    let newFormulas = formulaDeclarations.count - formulaStates.count
+    let newConstants = constantDeclarations.count - constantStates.count
+    formulaParameterTypes.append(contentsOf: repeatElement([], count: newFormulas))
+    formulaDeclaredReturn.append(contentsOf: repeatElement(nil, count: newFormulas))
+    formulaStates.append(contentsOf: repeatElement(.pending, count: newFormulas))
+    formulaEdges.append(contentsOf: repeatElement([], count: newFormulas))
+    constantEdges.append(contentsOf: repeatElement([], count: newConstants))
+    formulas.append(contentsOf: repeatElement(nil, count: newFormulas))
+    formulaSymbols.append(contentsOf: repeatElement(-1, count: newFormulas))
+    parameterSymbols.append(contentsOf: repeatElement([], count: newFormulas))
+    constantStates.append(contentsOf: repeatElement(.pending, count: newConstants))
+    constants.append(contentsOf: repeatElement(nil, count: newConstants))
   }
 
   /// The type a source annotation names; unknown names are reported with a suggestion. `recording: false` leaves the
