@@ -46,6 +46,9 @@ final class Analyzer: @unchecked Sendable {
     /// The versions of the documents open in the editor: a job that changes none of them (files read from disk) does
     /// not make the diagnostics of the one before it stale.
     var openVersions: [FileID: Int] = [:]
+    /// The standard library's parse: a whole check of trees that begin with its trees checks the rest on top of the
+    /// library checked once (`CheckedLibrary`).
+    var library: LibraryParse? = nil
   }
 
   private let condition = NSCondition()
@@ -62,6 +65,10 @@ final class Analyzer: @unchecked Sendable {
   private var awaited: Key?
   /// Re-parse and re-check only what an edit touched (`TAXPRO_LSP_INCREMENTAL=0` turns this off, to compare).
   private let incremental = ProcessInfo.processInfo.environment["TAXPRO_LSP_INCREMENTAL"] != "0"
+  /// Check documents on top of the library checked once (`TAXPRO_LSP_LIBRARY_ONCE=0` turns this off, to compare).
+  private let libraryOnce = ProcessInfo.processInfo.environment["TAXPRO_LSP_LIBRARY_ONCE"] != "0"
+  /// The library checked once, and the parse it was checked from; touched only on the analyzer's thread.
+  private var checkedLibrary: (parse: LibraryParse, library: CheckedLibrary)?
   /// What was last pushed per document; touched only on the analyzer's thread.
   private var published: [FileID: [LSP.Diagnostic]] = [:]
   private var publishedURIs: [FileID: LSP.DocumentURI] = [:]
@@ -248,7 +255,9 @@ final class Analyzer: @unchecked Sendable {
       program = previous.program
     }
     let rechecked = program != nil
-    guard let checkedProgram = program ?? Checker.check(trees, isCancelled: superseded) else { return nil }
+    guard let checkedProgram = program ?? check(trees, library: job.library, isCancelled: superseded) else {
+      return nil
+    }
     let checked = clock.now
     if holdsChecks { holdUntilSupersededOrAwaited(key) }
     guard
@@ -262,6 +271,39 @@ final class Analyzer: @unchecked Sendable {
           + "tests \(clock.now - checked)")
     }
     return analysis
+  }
+
+  /// The whole check of `trees`: when they begin with the library's own trees, the rest checked on top of the library
+  /// checked once — made on this thread by the first check that needs it, and kept — (`Checker.check(_:after:)`,
+  /// which checks all of them when that cannot give the same program); else all of them.
+  private func check(_ trees: [SyntaxTree], library: LibraryParse?, isCancelled: @escaping () -> Bool) -> Program? {
+    guard libraryOnce, let library else { return Checker.check(trees, isCancelled: isCancelled) }
+    let libraryTrees = library.trees
+    guard !libraryTrees.isEmpty, Analyzer.begin(trees, with: libraryTrees) else {
+      return Checker.check(trees, isCancelled: isCancelled)
+    }
+    let checked: CheckedLibrary
+    if let kept = checkedLibrary, kept.parse === library {
+      checked = kept.library
+    } else {
+      let clock = ContinuousClock()
+      let start = clock.now
+      checked = CheckedLibrary(libraryTrees)
+      checkedLibrary = (library, checked)
+      if timing { log("library checked in \(clock.now - start)") }
+    }
+    return Checker.check(Array(trees[libraryTrees.count...]), after: checked, isCancelled: isCancelled)
+  }
+
+  /// Whether `trees` begin with `library`'s trees: the same files with the same names and texts (a library file
+  /// open in the editor, changed, is a different text; unchanged, it parses to the same tree).
+  static func begin(_ trees: [SyntaxTree], with library: [SyntaxTree]) -> Bool {
+    guard trees.count >= library.count else { return false }
+    for (tree, own) in zip(trees, library) {
+      guard tree.source.id == own.source.id, tree.source.name == own.source.name, tree.source.bytes == own.source.bytes
+      else { return false }
+    }
+    return true
   }
 
   /// The revision of each input's text, where counted, by file.

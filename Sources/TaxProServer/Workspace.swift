@@ -38,8 +38,9 @@ final class Workspace {
   }
 
   private(set) var library: [LibrarySource] = []
-  /// The library's trees, by position; `libraryTree(_:)` waits for them.
-  private let libraryParse: LibraryParse
+  /// The library's trees, by position; `libraryTree(_:)` waits for them. The analyzer checks them once
+  /// (`Analyzer.Job.library`).
+  let libraryParse: LibraryParse
   private var libraryByPath: [String: Int] = [:]
   private(set) var sources: [FileID: Source] = [:]
   private var idsByKey: [String: FileID] = [:]
