@@ -184,6 +184,41 @@ import TestSupport
     #expect(admitted)
   }
 
+  /// A program checked on top of the library is re-checked after body edits (`Checker.recheck`, its symbol table a
+  /// layer more each time, flattened past eight) to what the whole check of the edited text gives.
+  @Test func reCheckedAfterEditsLikeAWholeCheck() {
+    let id = FileIDRange.files.lowerBound
+    let name = Self.libraryFormula
+    func text(_ step: Int) -> String {
+      "formula a(x: Money): Money = x * \(step + 2) + \(name)(x, x, x) * 0 + tax(ON.income_tax, x)\n"
+        + "formula b(y: Money): Money = a(y) + k\nlet k = $3\n"
+        + "test \"b\" {\n  b($1) > $0\n}\n"
+    }
+    let first = Self.tree(text(0), id: id)
+    var tree = first
+    var program = onLargeStack { Checker.check([first], after: Self.checkedLibrary) }
+    var rechecked = 0
+    for step in 1...12 {
+      let source = SourceFile(id: FileID(id), name: "doc.tax", bytes: Array(text(step).utf8))
+      let reparse = Parser.reparse(tree, as: source, edit: nil)
+      let (previous, edited) = (program, reparse.tree)
+      let fresh = onLargeStack { Checker.check(Self.library + [edited]) }
+      if let incremental = onLargeStack({ Checker.recheck(previous, after: reparse) }) {
+        rechecked += 1
+        program = incremental
+      } else {
+        program = onLargeStack { Checker.check([edited], after: Self.checkedLibrary) }
+      }
+      tree = edited
+      let (expected, got) = (
+        Self.dump(fresh, documents: [tree]), Self.dump(program, documents: [tree])
+      )
+      #expect(expected == got, "edit \(step)")
+    }
+    #expect(program.diagnostics.filter { $0.span.file == FileID(id) }.isEmpty)
+    #expect(rechecked > 8)
+  }
+
   @Test func aCancelledCheckOnTheLibraryIsAbandoned() {
     let tree = Self.tree("formula one(x: Money): Money = x * 2\n", id: FileIDRange.files.lowerBound)
     let result = onLargeStack { Checker.check([tree], after: Self.checkedLibrary, isCancelled: { true }) }
