@@ -19,9 +19,6 @@ public final class CheckedLibrary: @unchecked Sendable {
   public let trees: [SyntaxTree]
   /// The checker after the library's whole check. Only read from then on (`Checker(continuing:)` copies it).
   let checker: Checker
-  /// The symbols of the library's occurrences, numbered as in `checker`: the bottom layer of the table of every
-  /// program checked on top, which numbers only the documents' symbols (so that freeing a program frees only those).
-  let symbols: SymbolTable
   /// Whether documents may be checked on top of this check: it found no error, so no name the library uses can be
   /// one the documents declare.
   public let isReusable: Bool
@@ -48,10 +45,6 @@ public final class CheckedLibrary: @unchecked Sendable {
     }
     checker.finishPasses(parseDiagnosticCount: parseDiagnosticCount)
     self.checker = checker
-    symbols = checker.symbolTable.finish(
-      formulaIDs: FormulaSymbolIDs(
-        formulaIndex: checker.formulaIndex, formulas: checker.formulaSymbols, parameters: checker.parameterSymbols,
-        declarations: checker.formulaDeclarations))
     isReusable = !checker.checkDiagnostics.contains { $0.severity == .error }
     // The dependency graph is acyclic when the check found no error (a cycle is one); its edges are complete now that
     // everything is checked. A parameter's node stands for all its years, as in the cycle check.
@@ -105,7 +98,6 @@ extension Checker {
   ) -> Program? {
     guard library.admits(documents) else { return check(library.trees + documents, isCancelled: isCancelled) }
     let checker = Checker(continuing: library.checker)
-    checker.symbolTable = SymbolTableBuilder(parent: library.symbols)
     checker.isCancelled = isCancelled
     let program = checker.checkDocuments(documents, after: library)
     return checker.cancelled ? nil : program
@@ -133,9 +125,8 @@ extension Checker {
       byteCount += tree.source.bytes.count
     }
     if recordOccurrences {
-      // As a whole check reserves (`Checker.init`), for the documents' part: the library's occurrences are copied
-      // once; its symbols are the table's parent layer.
-      symbolTable.reserve(declarationCount * 6)
+      // As a whole check reserves (`Checker.init`), for the documents' part: the library's lists are copied once.
+      symbolTable.reserve(symbolTable.count + declarationCount * 6)
       occurrences.reserveCapacity(occurrences.count + byteCount / 5)
     }
     let firstFormula = formulaDeclarations.count

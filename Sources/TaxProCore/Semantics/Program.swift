@@ -270,8 +270,7 @@ final class SymbolTable: Sendable {
   let base: Int
   let symbols: [Symbol]
   let ids: [Symbol: Int32]
-  /// The whole check's formulas and parameters, which are not in `ids` (the bottom layer, or the layer of a check on
-  /// top of a library's, `Checker+Library`).
+  /// The whole check's formulas and parameters, which are not in `ids` (the bottom layer only).
   let formulaIDs: FormulaSymbolIDs?
   /// Layers below this one: a chain that grows too long is flattened.
   let depth: Int
@@ -412,13 +411,11 @@ struct SymbolTableBuilder {
   }
 
   /// The table: the parent itself when nothing was added; one layer in place of many when the chain is long.
-  /// `formulaIDs`: a whole check's, or one checked on top of a library's (`Checker+Library`: every formula, the
-  /// library's ids from the parent).
   func finish(formulaIDs: FormulaSymbolIDs? = nil) -> SymbolTable {
     guard let parent else { return SymbolTable(parent: nil, symbols: symbols, ids: ids, formulaIDs: formulaIDs) }
     if symbols.isEmpty { return parent }
     guard parent.depth + 1 >= SymbolTableBuilder.maximumDepth else {
-      return SymbolTable(parent: parent, symbols: symbols, ids: ids, formulaIDs: formulaIDs)
+      return SymbolTable(parent: parent, symbols: symbols, ids: ids)
     }
     var layers: [SymbolTable] = []
     var table: SymbolTable? = parent
@@ -434,11 +431,8 @@ struct SymbolTableBuilder {
     }
     allSymbols.append(contentsOf: symbols)
     allIDs.merge(ids) { old, _ in old }
-    // Only a whole check's layer finds symbols by position — the bottom one, or the one above a library's, which
-    // finds the library's formulas too —; the layers above hashed theirs.
-    return SymbolTable(
-      parent: nil, symbols: allSymbols, ids: allIDs,
-      formulaIDs: formulaIDs ?? layers.first { $0.formulaIDs != nil }?.formulaIDs)
+    // Only the bottom layer (a whole check's) finds symbols by position; the layers above hashed theirs.
+    return SymbolTable(parent: nil, symbols: allSymbols, ids: allIDs, formulaIDs: layers.last?.formulaIDs)
   }
 }
 
