@@ -19,6 +19,9 @@ public final class CheckedLibrary: @unchecked Sendable {
   public let trees: [SyntaxTree]
   /// The checker after the library's whole check. Only read from then on (`Checker(continuing:)` copies it).
   let checker: Checker
+  /// The program of the library alone: the whole check's when there are no documents (the language server's after
+  /// the last document is closed), made once.
+  let alone: Program
   /// Whether documents may be checked on top of this check: it found no error, so no name the library uses can be
   /// one the documents declare.
   public let isReusable: Bool
@@ -45,6 +48,7 @@ public final class CheckedLibrary: @unchecked Sendable {
     }
     checker.finishPasses(parseDiagnosticCount: parseDiagnosticCount)
     self.checker = checker
+    alone = checker.makeProgram()
     isReusable = !checker.checkDiagnostics.contains { $0.severity == .error }
     // The dependency graph is acyclic when the check found no error (a cycle is one); its edges are complete now that
     // everything is checked. A parameter's node stands for all its years, as in the cycle check.
@@ -96,6 +100,7 @@ extension Checker {
   public static func check(
     _ documents: [SyntaxTree], after library: CheckedLibrary, isCancelled: @escaping () -> Bool
   ) -> Program? {
+    if documents.isEmpty { return library.alone }
     guard library.admits(documents) else { return check(library.trees + documents, isCancelled: isCancelled) }
     let checker = Checker(continuing: library.checker)
     checker.isCancelled = isCancelled
