@@ -46,11 +46,12 @@ public struct TypedExpression: Sendable {
   static func invalid(_ span: Span) -> TypedExpression { TypedExpression(.invalid, .error, span) }
 }
 
-/// Only the cases that hold a typed expression itself, a value or two names are boxed: a parameter or `let` read,
-/// a constant, a call's arguments (an array already) are stored in place, so the commonest nodes of a checked body
-/// cost no allocation of their own (as `ExpressionKind` does for the syntax).
+/// Only the cases that hold a typed expression itself or two names are boxed: a literal, a parameter or `let` read, a
+/// constant, a call's arguments (an array already) are stored in place, so the commonest nodes of a checked body
+/// cost no allocation of their own (as `ExpressionKind` does for the syntax). A `Value` (26 bytes) leaves the node's
+/// size as it was (40 bytes), and a boxed literal was a third of a checked body's allocations.
 public enum TypedKind: Sendable {
-  indirect case literal(Value)
+  case literal(Value)
   /// A formula parameter or `let` in the current frame.
   case local(slot: Int, name: String)
   case constant(index: Int)
