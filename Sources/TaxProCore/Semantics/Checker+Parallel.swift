@@ -48,6 +48,7 @@ extension Checker {
     formulas = main.formulas
     formulaSymbols = main.formulaSymbols
     parameterSymbols = main.parameterSymbols
+    parameterSymbolRepeats = main.parameterSymbolRepeats
     formulaEdges = main.formulaEdges
     constantDeclarations = main.constantDeclarations
     constantIndex = main.constantIndex
@@ -161,7 +162,7 @@ extension Checker {
       if let index = formulaIndex[formula], index < parameterSymbols.count,
         let position = formulaDeclarations[index].parameters.firstIndex(where: { $0.name.name == name })
       {
-        mapped = parameterSymbolIDs(index)[position]
+        mapped = parameterSymbolID(index, position: position)
       } else {
         mapped = symbolTable.id(symbol)
       }

@@ -101,9 +101,12 @@ public final class Checker {
   @exclusivity(unchecked) var symbolTable: SymbolTableBuilder
   /// The symbol ids of formulas by index, -1 until first needed (a whole check; empty otherwise).
   @exclusivity(unchecked) var formulaSymbols: [Int32] = []
-  /// The symbol ids of formulas' parameters by formula index and position, empty until first needed (a whole check;
-  /// no list at all otherwise). See `FormulaSymbolIDs`.
-  @exclusivity(unchecked) var parameterSymbols: [[Int32]] = []
+  /// The symbol id of each formula's first parameter by formula index, its others following it by position; -1 until
+  /// first needed, -2 when a name is declared twice (`parameterSymbolRepeats`). A whole check; empty otherwise. See
+  /// `FormulaSymbolIDs`.
+  @exclusivity(unchecked) var parameterSymbols: [Int32] = []
+  /// The ids by position of the parameters of a formula that declares a name twice (the repeat shares the first's).
+  var parameterSymbolRepeats: [Int: [Int32]] = [:]
   let recordOccurrences: Bool
   /// Whether the checked bodies are kept (a `Program` is made of them). False for `diagnostics(of:)`: a formula then
   /// keeps only what a later check reads of it — its result type and whether it has errors — with no parameters,
@@ -271,6 +274,7 @@ public final class Checker {
     symbolTable = base.symbolTable
     formulaSymbols = base.formulaSymbols
     parameterSymbols = base.parameterSymbols
+    parameterSymbolRepeats = base.parameterSymbolRepeats
     keepsBodies = base.keepsBodies
     keepsLiterals = base.keepsLiterals
     formulaDeclarations = base.formulaDeclarations
@@ -435,37 +439,61 @@ public final class Checker {
   @discardableResult
   func recordParameter(_ span: Span, formula index: Int, position: Int, definition: Bool) -> Int32 {
     guard recordOccurrences else { return -1 }
-    let declaration = formulaDeclarations[index]
     guard index < parameterSymbols.count else {
+      let declaration = formulaDeclarations[index]
       return record(
         span, .formulaParameter(formula: declaration.name.name, name: declaration.parameters[position].name.name),
         definition: definition)
     }
-    let id = parameterSymbolIDs(index)[position]
+    let id = parameterSymbolID(index, position: position)
     occurrences.append(StoredOccurrence(span: span, definition: .nowhere, symbol: id, jurisdiction: -1, isDefinition: definition))
     return id
   }
 
-  /// The symbol ids of the parameters of the formula at `index` by position (a whole check), all numbered when any is
-  /// first asked for. A name declared again (reported) is the same symbol as its first declaration.
-  func parameterSymbolIDs(_ index: Int) -> [Int32] {
-    if parameterSymbols[index].isEmpty {
-      let declaration = formulaDeclarations[index]
-      var ids: [Int32] = []
-      ids.reserveCapacity(declaration.parameters.count)
-      var firstOfName: [String: Int32] = [:]
-      let many = declaration.parameters.count > Scope.linearLimit
-      for (at, parameter) in declaration.parameters.enumerated() {
-        let name = parameter.name.name
-        let earlier =
-          many ? firstOfName[name] : declaration.parameters[..<at].firstIndex { $0.name.name == name }.map { ids[$0] }
-        let id = earlier ?? symbolTable.append(.formulaParameter(formula: declaration.name.name, name: name))
-        if many && earlier == nil { firstOfName[name] = id }
+  /// The symbol id of the parameter at `position` of the formula at `index` (a whole check), all its parameters
+  /// numbered when any is first asked for, one after the other by position: a formula's first id is all that is kept
+  /// of them, not a list per formula. A name declared again (reported) is the same symbol as its first declaration:
+  /// the formula's ids are then kept by position (`parameterSymbolRepeats`).
+  func parameterSymbolID(_ index: Int, position: Int) -> Int32 {
+    let first = parameterSymbols[index]
+    if first >= 0 { return first + Int32(truncatingIfNeeded: position) }
+    if first == -2 { return parameterSymbolRepeats[index]?[position] ?? -1 }
+    let declaration = formulaDeclarations[index]
+    let parameters = declaration.parameters
+    var repeated = false
+    if parameters.count > Scope.linearLimit {
+      var names = Set<String>()
+      for parameter in parameters where !names.insert(parameter.name.name).inserted { repeated = true }
+    } else {
+      for at in parameters.indices where parameters[..<at].contains(where: { $0.name.name == parameters[at].name.name }) {
+        repeated = true
+      }
+    }
+    guard repeated else {
+      var id: Int32 = -1
+      for parameter in parameters {
+        let next = symbolTable.append(.formulaParameter(formula: declaration.name.name, name: parameter.name.name))
+        if id < 0 { id = next }
+      }
+      parameterSymbols[index] = id
+      return id + Int32(truncatingIfNeeded: position)
+    }
+    var ids: [Int32] = []
+    ids.reserveCapacity(parameters.count)
+    var firstOfName: [String: Int32] = [:]
+    for parameter in parameters {
+      let name = parameter.name.name
+      if let earlier = firstOfName[name] {
+        ids.append(earlier)
+      } else {
+        let id = symbolTable.append(.formulaParameter(formula: declaration.name.name, name: name))
+        firstOfName[name] = id
         ids.append(id)
       }
-      parameterSymbols[index] = ids
     }
-    return parameterSymbols[index]
+    parameterSymbols[index] = -2
+    parameterSymbolRepeats[index] = ids
+    return ids[position]
   }
 
   func text(of span: Span) -> String { sources[span.file]?.text(of: span) ?? "" }
@@ -641,7 +669,7 @@ public final class Checker {
           ? nil
           : FormulaSymbolIDs(
             formulaIndex: formulaIndex, formulas: formulaSymbols, parameters: parameterSymbols,
-            declarations: formulaDeclarations)),
+            parameterRepeats: parameterSymbolRepeats, declarations: formulaDeclarations)),
       tables: CheckerTables(
         formulaDeclarations: formulaDeclarations, formulaParameterTypes: formulaParameterTypes,
         formulaDeclaredReturn: formulaDeclaredReturn, constantDeclarations: constantDeclarations,
@@ -770,7 +798,7 @@ public final class Checker {
     constantEdges.append(contentsOf: repeatElement([], count: newConstants))
     formulas.append(contentsOf: repeatElement(nil, count: newFormulas))
     formulaSymbols.append(contentsOf: repeatElement(-1, count: newFormulas))
-    parameterSymbols.append(contentsOf: repeatElement([], count: newFormulas))
+    parameterSymbols.append(contentsOf: repeatElement(-1, count: newFormulas))
     constantStates.append(contentsOf: repeatElement(.pending, count: newConstants))
     constants.append(contentsOf: repeatElement(nil, count: newConstants))
   }

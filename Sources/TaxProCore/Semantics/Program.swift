@@ -240,9 +240,12 @@ struct FormulaSymbolIDs: Sendable {
   let formulaIndex: [String: Int]
   /// Formula index → its symbol's id; -1 when it has none.
   let formulas: [Int32]
-  /// Formula index → its parameters' ids by position (a parameter declared again shares the first one's); empty
-  /// when none is numbered.
-  let parameters: [[Int32]]
+  /// Formula index → the id of its first parameter, the others following it by position; -1 when none is numbered,
+  /// -2 when a name is declared twice: the ids by position are then in `parameterRepeats` (a parameter declared again
+  /// shares the first one's). One number per formula rather than a list: a list each was a thousand allocations to
+  /// make and to free in the language server's open of a large document.
+  let parameters: [Int32]
+  let parameterRepeats: [Int: [Int32]]
   let declarations: [FormulaDeclaration]
 
   func id(of symbol: Symbol) -> Int32? {
@@ -252,10 +255,12 @@ struct FormulaSymbolIDs: Sendable {
       return formulas[index]
     case .formulaParameter(let formula, let name):
       guard let index = formulaIndex[formula], index < parameters.count, index < declarations.count,
-        let position = declarations[index].parameters.firstIndex(where: { $0.name.name == name }),
-        position < parameters[index].count
+        let position = declarations[index].parameters.firstIndex(where: { $0.name.name == name })
       else { return nil }
-      return parameters[index][position]
+      let first = parameters[index]
+      if first >= 0 { return first + Int32(truncatingIfNeeded: position) }
+      guard first == -2, let ids = parameterRepeats[index], position < ids.count else { return nil }
+      return ids[position]
     default:
       return nil
     }
