@@ -5,9 +5,9 @@ extension Checker {
     // that hide globals — a parameter or `let`, a host's value — a built-in function or a formula is looked up first:
     // one hash for the usual call rather than three.
     let hidden = scope.lookup(name) != nil || predefined[name] != nil
-    if !hidden, let builtin = Checker.builtins[name] {
+    if !hidden, let entry = Checker.builtinEntries[name] {
       record(callee.span, .builtin(name))
-      return checkBuiltinCall(builtin, callee, arguments, span, in: &scope)
+      return checkBuiltinCall(entry, callee, arguments, span, in: &scope)
     }
     if !hidden, let index = formulaIndex[name] {
       recordFormula(callee.span, index: index, name: name)
@@ -183,26 +183,56 @@ extension Checker {
     return "formula \(declaration.name.name)(\(parameters.joined(separator: ", ")))"
   }
 
+  /// A built-in function with what a call's check reads of its declaration at every argument, found by name with one
+  /// hash (`Checker.builtinEntries`): the declaration itself is a struct of strings and arrays, and copying it and a
+  /// parameter of it for every argument cost more than the rest of checking the call.
+  final class BuiltinEntry: Sendable {
+    let builtin: Builtin
+    let declaration: BuiltinDeclaration
+    /// The type of each parameter; the last repeats when the function is variadic.
+    let types: [BuiltinDeclaration.ValueType]
+    let isVariadic: Bool
+    let arity: ClosedRange<Int>
+
+    init(_ builtin: Builtin) {
+      self.builtin = builtin
+      declaration = builtin.declaration
+      types = declaration.parameters.map(\.type)
+      isVariadic = declaration.isVariadic
+      arity = declaration.arity
+    }
+
+    /// The type of the parameter an argument at `position` is given for (`BuiltinDeclaration.parameter(at:)`).
+    @inline(__always) func type(at position: Int) -> BuiltinDeclaration.ValueType? {
+      position < types.count ? types[position] : (isVariadic ? types.last : nil)
+    }
+  }
+
+  /// Every built-in function's entry by name.
+  static let builtinEntries = Dictionary(uniqueKeysWithValues: Builtin.allCases.map { ($0.rawValue, BuiltinEntry($0)) })
+
   /// A built-in's call against its declaration: how many arguments, each of its type, every `T` one numeric type.
   func checkBuiltinCall(
-    _ builtin: Builtin, _ callee: Identifier, _ arguments: [Argument], _ span: Span, in scope: inout Scope
+    _ entry: BuiltinEntry, _ callee: Identifier, _ arguments: [Argument], _ span: Span, in scope: inout Scope
   ) -> TypedExpression {
-    let declaration = builtin.declaration
+    let builtin = entry.builtin
     var arguments = arguments
     var typed = arguments.map { check($0.value, in: &scope) }
     // `tax(ON.income_tax, 85,000)`: the run is one amount meant, given where Money is wanted, so it is counted as
     // one argument and gets the '$85,000' hint, not a wrong count.
-    if let (kept, head) = groupedDigitsRunArguments(arguments), case .exactly(.money)? = declaration.parameter(at: head)?.type {
+    if let (kept, head) = groupedDigitsRunArguments(arguments), case .exactly(.money)? = entry.type(at: head) {
       arguments = kept.map { arguments[$0] }
       typed = kept.map { typed[$0] }
     }
-    if let labelled = arguments.first(where: { $0.label != nil }), let label = labelled.label {
-      error(.builtinLabels, at: label.span, notes: [DiagnosticNote(.note, declaration.signature)])
+    for argument in arguments {
+      guard let label = argument.label else { continue }
+      error(.builtinLabels, at: label.span, notes: [DiagnosticNote(.note, entry.declaration.signature)])
       return .invalid(span)
     }
-    if typed.contains(where: { $0.type == .error }) { return .invalid(span) }
-    let allowed = declaration.arity
+    for argument in typed where argument.type == .error { return .invalid(span) }
+    let allowed = entry.arity
     guard allowed.contains(typed.count) else {
+      let declaration = entry.declaration
       let expected =
         allowed.lowerBound == allowed.upperBound
         ? countText(allowed.lowerBound, "argument")
@@ -216,13 +246,15 @@ extension Checker {
     }
     // The first `T` argument decides what `T` is; the others must be the same.
     var numeric: Int? = nil
-    for (position, argument) in typed.enumerated() {
-      guard let parameter = declaration.parameter(at: position) else { break }
-      let syntax = arguments[position].value
-      switch parameter.type {
+    for position in typed.indices {
+      guard let parameterType = entry.type(at: position) else { break }
+      let argumentType = typed[position].type
+      switch parameterType {
       case .numeric:
         if let first = numeric {
-          guard argument.type == typed[first].type else {
+          guard argumentType == typed[first].type else {
+            let syntax = arguments[position].value
+            let argument = typed[position]
             var notes = [DiagnosticNote(.note, "the first argument is \(typed[first].type)", span: arguments[first].value.span)]
             var fixes: [Fix] = []
             addLiteralHint(syntax, expected: typed[first].type, notes: &notes, fixes: &fixes)
@@ -232,15 +264,18 @@ extension Checker {
             return .invalid(span)
           }
         } else {
-          guard argument.type.isNumeric else {
-            error(.builtinNeedsNumber(builtin.name, found: argument.type), at: syntax.span)
+          guard argumentType.isNumeric else {
+            error(.builtinNeedsNumber(builtin.name, found: argumentType), at: arguments[position].value.span)
             return .invalid(span)
           }
           numeric = position
         }
       case .exactly(let type):
-        guard argument.type == type else {
-          var notes: [DiagnosticNote] = [DiagnosticNote(.note, declaration.signature)]
+        guard argumentType == type else {
+          let syntax = arguments[position].value
+          let argument = typed[position]
+          guard let parameter = entry.declaration.parameter(at: position) else { return .invalid(span) }
+          var notes: [DiagnosticNote] = [DiagnosticNote(.note, entry.declaration.signature)]
           var fixes: [Fix] = []
           addLiteralHint(syntax, expected: type, notes: &notes, fixes: &fixes)
           error(
@@ -251,7 +286,7 @@ extension Checker {
       }
     }
     let result: TaxType
-    switch declaration.result {
+    switch entry.declaration.result {
     case .numeric: result = numeric.map { typed[$0].type } ?? .error
     case .exactly(let type): result = type
     }
