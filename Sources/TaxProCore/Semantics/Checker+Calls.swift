@@ -208,7 +208,8 @@ extension Checker {
     }
   }
 
-  /// Every built-in function's entry by name.
+  /// Every built-in function's entry by name: one hash rather than `Builtin(rawValue:)`'s comparison with every name,
+  /// asked for every declaration, call and name read.
   static let builtinEntries = Dictionary(uniqueKeysWithValues: Builtin.allCases.map { ($0.rawValue, BuiltinEntry($0)) })
 
   /// A built-in's call against its declaration: how many arguments, each of its type, every `T` one numeric type.

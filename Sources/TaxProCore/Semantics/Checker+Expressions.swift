@@ -80,7 +80,7 @@ extension Checker {
       record(span, .jurisdiction(name))
       return literal(.province(name), span)
     }
-    if formulaIndex[name] != nil || Checker.builtins[name] != nil {
+    if formulaIndex[name] != nil || Checker.builtinEntries[name] != nil {
       let signature = formulaIndex[name].map { _ in name + "(…)" } ?? (Builtin(rawValue: name)?.declaration.signature ?? name)
       error(
         .formulaNotAValue(name), at: span,

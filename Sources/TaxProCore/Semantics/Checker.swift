@@ -702,12 +702,8 @@ public final class Checker {
   /// Every global name and where it was declared, for duplicate detection.
   @exclusivity(unchecked) var globalNames: [String: Span] = [:]
 
-  /// The built-in functions by name: one hash rather than `Builtin(rawValue:)`'s comparison with every name, asked for
-  /// every declaration and call.
-  static let builtins = Dictionary(uniqueKeysWithValues: Builtin.allCases.map { ($0.rawValue, $0) })
-
   func declareGlobal(_ name: Identifier, what: String) -> Bool {
-    if let builtin = Checker.builtins[name.name] {
+    if let builtin = Checker.builtinEntries[name.name] {
       error(
         .builtinRedefined(name.name), at: name.span,
         notes: [DiagnosticNote(.note, builtin.declaration.signature)])

@@ -100,20 +100,27 @@ extension Parser {
     case .identifier:
       position += 1
       return Expression(.name(nameText(token)), span(token))
-    case .number:
+    case .number, .money, .rate:
       position += 1
-      return Expression(.number(literalValue(token, dropping: 0)), span(token))
+      return literal(token)
+    default:
+      return nil
+    }
+  }
+
+  /// The expression of a number, money or rate token just read (by `parsePrimary`, or `parseLeaf` for a whole
+  /// operand): money rounded to cents, a rate as the fraction its percentage is.
+  @inline(__always) mutating func literal(_ token: Token) -> Expression {
+    switch token.kind {
     case .money:
-      position += 1
       let value = literalValue(token, dropping: 1).rounded(places: 2, .halfAwayFromZero)
       return Expression(.money(value), span(token))
     case .rate:
-      position += 1
       let value = literalValue(token, dropping: 0)
       let fraction = (try? value.scaled(byPowerOfTen: -2)) ?? .zero
       return Expression(.rate(fraction), span(token))
     default:
-      return nil
+      return Expression(.number(literalValue(token, dropping: 0)), span(token))
     }
   }
 
@@ -240,18 +247,9 @@ extension Parser {
       return Expression(.missing, span(token))
     }
     switch token.kind {
-    case .number:
+    case .number, .rate, .money:
       advance()
-      return Expression(.number(literalValue(token, dropping: 0)), span(token))
-    case .rate:
-      advance()
-      let value = literalValue(token, dropping: 0)
-      let fraction = (try? value.scaled(byPowerOfTen: -2)) ?? .zero
-      return Expression(.rate(fraction), span(token))
-    case .money:
-      advance()
-      let value = literalValue(token, dropping: 1).rounded(places: 2, .halfAwayFromZero)
-      return Expression(.money(value), span(token))
+      return literal(token)
     case .string:
       advance()
       return Expression(.text(unescape(token)), span(token))
