@@ -66,9 +66,13 @@ final class Analyzer: @unchecked Sendable {
   /// Re-parse and re-check only what an edit touched (`TAXPRO_LSP_INCREMENTAL=0` turns this off, to compare).
   private let incremental = ProcessInfo.processInfo.environment["TAXPRO_LSP_INCREMENTAL"] != "0"
   /// Check documents on top of the library checked once (`TAXPRO_LSP_LIBRARY_ONCE=0` turns this off, to compare).
-  private let libraryOnce = ProcessInfo.processInfo.environment["TAXPRO_LSP_LIBRARY_ONCE"] != "0"
-  /// The library checked once, and the parse it was checked from; touched only on the analyzer's thread.
+  static let checksLibraryOnce = ProcessInfo.processInfo.environment["TAXPRO_LSP_LIBRARY_ONCE"] != "0"
+  private let libraryOnce: Bool
+  /// The library checked once, and the parse it was checked from (on the parse's thread, or here when that one does
+  /// not check); touched only on the analyzer's thread.
   private var checkedLibrary: (parse: LibraryParse, library: CheckedLibrary)?
+  /// The library check kept, once a check took it (tests read it after waiting for that check's analysis).
+  var libraryCheck: CheckedLibrary? { checkedLibrary?.library }
   /// What was last pushed per document; touched only on the analyzer's thread.
   private var published: [FileID: [LSP.Diagnostic]] = [:]
   private var publishedURIs: [FileID: LSP.DocumentURI] = [:]
@@ -78,8 +82,12 @@ final class Analyzer: @unchecked Sendable {
     var year: Int?
   }
 
-  init(connection: Connection, log: @escaping @Sendable (String) -> Void, timing: Bool, holdsChecks: Bool = false) {
+  init(
+    connection: Connection, log: @escaping @Sendable (String) -> Void, timing: Bool, holdsChecks: Bool = false,
+    libraryOnce: Bool = Analyzer.checksLibraryOnce
+  ) {
     self.connection = connection
+    self.libraryOnce = libraryOnce
     self.log = log
     self.timing = timing
     self.holdsChecks = holdsChecks
@@ -274,8 +282,9 @@ final class Analyzer: @unchecked Sendable {
   }
 
   /// The whole check of `trees`: when they begin with the library's own trees, the rest checked on top of the library
-  /// checked once — made on this thread by the first check that needs it, and kept — (`Checker.check(_:after:)`,
-  /// which checks all of them when that cannot give the same program); else all of them.
+  /// checked once — on the library parse's thread right after its parse (waited for here if still running), or on
+  /// this thread by the first check that needs it when that parse does not check, and kept —
+  /// (`Checker.check(_:after:)`, which checks all of them when that cannot give the same program); else all of them.
   private func check(_ trees: [SyntaxTree], library: LibraryParse?, isCancelled: @escaping () -> Bool) -> Program? {
     guard libraryOnce, let library else { return Checker.check(trees, isCancelled: isCancelled) }
     let libraryTrees = library.trees
@@ -288,9 +297,10 @@ final class Analyzer: @unchecked Sendable {
     } else {
       let clock = ContinuousClock()
       let start = clock.now
-      checked = CheckedLibrary(libraryTrees)
+      let made = library.checked
+      checked = made ?? CheckedLibrary(libraryTrees)
       checkedLibrary = (library, checked)
-      if timing { log("library checked in \(clock.now - start)") }
+      if timing { log("library \(made == nil ? "checked in" : "check waited for") \(clock.now - start)") }
     }
     return Checker.check(Array(trees[libraryTrees.count...]), after: checked, isCancelled: isCancelled)
   }

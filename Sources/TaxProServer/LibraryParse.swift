@@ -2,17 +2,26 @@ import Foundation
 import TaxProCore
 import TaxProLibrary
 
-/// The standard library's trees, parsed on a thread of their own from the moment the server is made.
+/// The standard library's trees, parsed — and then checked once (`CheckedLibrary`) — on a thread of its own from the
+/// moment the server is made.
 ///
-/// Parsing the library is a tenth of opening a large document, and nothing before the first check needs its trees
-/// (only its files' paths): parsed apart, it overlaps with reading and answering `initialize`, with decoding the
-/// first `didOpen` and with parsing that document on the analyzer's thread. Whoever needs a tree waits for the parse.
+/// Parsing the library is a tenth of opening a large document, and checking it a fifth; nothing before the first
+/// check needs either (only the library files' paths): done apart, they overlap with reading and answering
+/// `initialize`, with decoding the first `didOpen` and with parsing that document on the analyzer's thread, which
+/// then takes the checked library from here rather than checking it on the first open's path. Whoever needs a tree
+/// or the check waits for it.
 final class LibraryParse: @unchecked Sendable {
   private let condition = NSCondition()
   private var parsed: [SyntaxTree]?
+  /// Whether this thread checks the library once parsed (`checked`).
+  let checks: Bool
+  /// The check, once made (nil until then, and always when `checks` is false).
+  private var checkedLibrary: CheckedLibrary?
 
-  /// Starts parsing `files`, each one's id its position (`FileIDRange.library`).
-  init(_ files: [LibraryFile]) {
+  /// Starts parsing `files`, each one's id its position (`FileIDRange.library`), then checking them when `checks`
+  /// (the analyzer checks documents on top of the library checked once: `Analyzer.checksLibraryOnce`).
+  init(_ files: [LibraryFile], checks: Bool = Analyzer.checksLibraryOnce) {
+    self.checks = checks && !files.isEmpty
     guard !files.isEmpty else {
       parsed = []
       return
@@ -23,8 +32,14 @@ final class LibraryParse: @unchecked Sendable {
       parsed = trees
       condition.broadcast()
       condition.unlock()
+      guard self.checks else { return }
+      let checked = CheckedLibrary(trees)
+      condition.lock()
+      checkedLibrary = checked
+      condition.broadcast()
+      condition.unlock()
     }
-    // The parser's depth limits assume a roomy stack, as on the command line.
+    // The parser's and checker's depth limits assume a roomy stack, as on the command line.
     thread.stackSize = coreThreadStackSize
     thread.name = "TaxPro library"
     thread.start()
@@ -45,5 +60,24 @@ final class LibraryParse: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     return parsed != nil
+  }
+
+  /// The library checked once from `trees`, waiting for the check if it is still running; nil when this parse does
+  /// not check (`checks`), so that nothing waits for a check that never comes.
+  var checked: CheckedLibrary? {
+    guard checks else { return nil }
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      if let checkedLibrary { return checkedLibrary }
+      condition.wait()
+    }
+  }
+
+  /// Whether the check is done (tests).
+  var isChecked: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return checkedLibrary != nil
   }
 }
