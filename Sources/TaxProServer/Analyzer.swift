@@ -64,9 +64,9 @@ final class Analyzer: @unchecked Sendable {
   /// The state a request last waited for (`wait(for:)`), which releases a held check of that state.
   private var awaited: Key?
   /// Re-parse and re-check only what an edit touched (`TAXPRO_LSP_INCREMENTAL=0` turns this off, to compare).
-  private let incremental = ProcessInfo.processInfo.environment["TAXPRO_LSP_INCREMENTAL"] != "0"
+  private let incremental = environmentValue("TAXPRO_LSP_INCREMENTAL") != "0"
   /// Check documents on top of the library checked once (`TAXPRO_LSP_LIBRARY_ONCE=0` turns this off, to compare).
-  static let checksLibraryOnce = ProcessInfo.processInfo.environment["TAXPRO_LSP_LIBRARY_ONCE"] != "0"
+  static let checksLibraryOnce = environmentValue("TAXPRO_LSP_LIBRARY_ONCE") != "0"
   private let libraryOnce: Bool
   /// The library checked once, and the parse it was checked from (on the parse's thread, or here when that one does
   /// not check); touched only on the analyzer's thread.

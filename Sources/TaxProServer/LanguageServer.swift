@@ -3,6 +3,11 @@ import LanguageServerProtocol
 import TaxProCore
 import TaxProLibrary
 
+/// An environment variable's value, read with `getenv`: `ProcessInfo.processInfo.environment` copies the whole
+/// environment into a dictionary each time it is asked (a tenth of a millisecond, on a fresh server's first open's
+/// path).
+func environmentValue(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
 /// The TaxPro language server: LSP requests in, core queries out.
 ///
 /// All of its state is touched only on the connection's worker thread (see `MessageHandler`), one message at a
@@ -50,25 +55,27 @@ public final class LanguageServer: MessageHandler {
   var currentRequest: RequestContext?
   let log: @Sendable (String) -> Void
   /// `TAXPRO_LSP_TIMING=1` logs how long each re-check took, for profiling.
-  let timing = ProcessInfo.processInfo.environment["TAXPRO_LSP_TIMING"] == "1"
+  let timing = environmentValue("TAXPRO_LSP_TIMING") == "1"
   /// `TAXPRO_LSP_TEST_HOLDS=1`, for the end-to-end tests only (never set in normal use, where it changes nothing):
   /// the analyzer holds each check before its tests until a newer version replaces it or a request waits for it, and
   /// `taxpro.explain` holds its evaluation, once it has started, until the request is cancelled. The tests of
   /// abandoned checks and cancelled commands then do not depend on how fast the build or the machine is.
-  let testHolds = ProcessInfo.processInfo.environment["TAXPRO_LSP_TEST_HOLDS"] == "1"
-  let messages = LanguageServer.messageTable()
+  let testHolds = environmentValue("TAXPRO_LSP_TEST_HOLDS") == "1"
+  /// Made once the library's parse has started (`init`): the parse need not wait for it.
+  let messages: MessageTable<LanguageServer>
 
   /// Why the standard library could not be loaded, shown to the user once the client is ready
   /// (`window/showMessage`), so that the false "unknown name" errors that follow are explained.
   let libraryProblem: String?
 
-  /// `library` is the standard library (tests pass a smaller one); it is parsed once, here. `libraryProblem` says why
-  /// it is missing, when it is.
+  /// `library` is the standard library (tests pass a smaller one); it is parsed (and checked) once, on a thread
+  /// started here first of all. `libraryProblem` says why it is missing, when it is.
   public init(
     library: [LibraryFile] = StandardLibrary.files(), libraryProblem: String? = nil,
     log: @escaping @Sendable (String) -> Void = Connection.logToStandardError
   ) {
     self.workspace = Workspace(library: library)
+    self.messages = LanguageServer.messageTable()
     self.libraryProblem = libraryProblem
     self.log = log
   }
