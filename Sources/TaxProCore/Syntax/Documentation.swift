@@ -4,24 +4,76 @@
 /// copy-on-write buffer: an empty value allocates nothing and a copy is one reference, not ten.
 @dynamicMemberLookup
 public struct Documentation: Sendable, Equatable {
+  /// The fields. Almost every block is a summary alone, so the others are kept out of line, as a parameter's range
+  /// and default are: the fields of a summary are its text, its span and one reference (40 bytes, not 130).
   public struct Fields: Sendable, Equatable {
     public var summary = ""
-    public var definition: String?
-    public var instruction: String?
-    public var tip: String?
+    /// Where the comment block is.
+    public var span: Span?
+    /// The fields besides the summary, when any is written (never an element with all of them empty).
+    var others: [Others] = []
+
+    struct Others: Sendable, Equatable {
+      var definition: String?
+      var instruction: String?
+      var tip: String?
+      var topic: [String] = []
+      var references: [String] = []
+      var notes: [String] = []
+      var examples: [String] = []
+      var parts: String?
+
+      var isEmpty: Bool {
+        definition == nil && instruction == nil && tip == nil && topic.isEmpty && references.isEmpty && notes.isEmpty
+          && examples.isEmpty && parts == nil
+      }
+    }
+
+    @usableFromInline init() {}
+
+    public var definition: String? {
+      get { others.first?.definition }
+      set { update { $0.definition = newValue } }
+    }
+    public var instruction: String? {
+      get { others.first?.instruction }
+      set { update { $0.instruction = newValue } }
+    }
+    public var tip: String? {
+      get { others.first?.tip }
+      set { update { $0.tip = newValue } }
+    }
     /// The topic path, e.g. `["Income", "Investment income", "Dividends"]`.
-    public var topic: [String] = []
-    public var references: [String] = []
-    public var notes: [String] = []
-    public var examples: [String] = []
+    public var topic: [String] {
+      get { others.first?.topic ?? [] }
+      set { update { $0.topic = newValue } }
+    }
+    public var references: [String] {
+      get { others.first?.references ?? [] }
+      set { update { $0.references = newValue } }
+    }
+    public var notes: [String] {
+      get { others.first?.notes ?? [] }
+      set { update { $0.notes = newValue } }
+    }
+    public var examples: [String] {
+      get { others.first?.examples ?? [] }
+      set { update { $0.examples = newValue } }
+    }
     /// A formula's breakdown when its `let` steps alone do not add up (a record-like formula that computes many
     /// lines and returns one, such as `return_summary`): `WHOLE = PART + PART + …`, names of its Money `let` steps
     /// (the whole may be a Money input). What `taxpro chart` draws of a call; see `Session.breakdown`.
-    public var parts: String?
-    /// Where the comment block is.
-    public var span: Span?
+    public var parts: String? {
+      get { others.first?.parts }
+      set { update { $0.parts = newValue } }
+    }
 
-    @usableFromInline init() {}
+    mutating func update(_ body: (inout Others) -> Void) {
+      var value = others.first ?? Others()
+      others = []  // the one reference, so that the element is changed in place
+      body(&value)
+      others = value.isEmpty ? [] : [value]
+    }
   }
 
   /// No element, or the one set of fields.
@@ -50,9 +102,7 @@ public struct Documentation: Sendable, Equatable {
 
   public var isEmpty: Bool {
     guard let fields = storage.first else { return true }
-    return fields.summary.isEmpty && fields.definition == nil && fields.instruction == nil && fields.tip == nil
-      && fields.topic.isEmpty && fields.references.isEmpty && fields.notes.isEmpty && fields.examples.isEmpty
-      && fields.parts == nil
+    return fields.summary.isEmpty && fields.others.isEmpty
   }
 
   enum Field { case summary, definition, instruction, tip, topic, reference, note, example, parts }
@@ -186,6 +236,19 @@ public struct Documentation: Sendable, Equatable {
       return (line, nil, line)
     }
     return (line, field, string(trimmed(colon + 1, lineRange.upperBound)))
+  }
+}
+
+extension Documentation.Fields: CustomReflectable {
+  /// The fields as written, not their storage (for debuggers and `dump`).
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "summary": summary, "definition": definition as Any, "instruction": instruction as Any, "tip": tip as Any,
+        "topic": topic, "references": references, "notes": notes, "examples": examples, "parts": parts as Any,
+        "span": span as Any,
+      ], displayStyle: .struct)
   }
 }
 
