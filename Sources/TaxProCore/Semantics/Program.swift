@@ -8,10 +8,10 @@ public struct FormulaParameter: Sendable {
   public var type: TaxType
   public var documentation: Documentation
   public var span: Span
-  /// The range, the default and their text, when either is written (never an empty element).
-  var extras: [Extras] = []
+  /// The range, the default and their text, when either is written.
+  var extras = OutOfLine<Extras>()
 
-  struct Extras: Sendable {
+  struct Extras: OutOfLineFields {
     var lower: TypedExpression?
     var upper: TypedExpression?
     var defaultValue: TypedExpression?
@@ -32,37 +32,30 @@ public struct FormulaParameter: Sendable {
     self.type = type
     self.documentation = documentation
     self.span = span
-    let extras = Extras(
-      lower: lower, upper: upper, defaultValue: defaultValue, rangeText: rangeText, defaultText: defaultText)
-    if !extras.isEmpty { self.extras = [extras] }
+    extras = OutOfLine(
+      Extras(lower: lower, upper: upper, defaultValue: defaultValue, rangeText: rangeText, defaultText: defaultText))
   }
 
   public var lower: TypedExpression? {
-    get { extras.first?.lower }
-    set { update { $0.lower = newValue } }
+    get { extras.fields.lower }
+    set { extras.update { $0.lower = newValue } }
   }
   public var upper: TypedExpression? {
-    get { extras.first?.upper }
-    set { update { $0.upper = newValue } }
+    get { extras.fields.upper }
+    set { extras.update { $0.upper = newValue } }
   }
   public var defaultValue: TypedExpression? {
-    get { extras.first?.defaultValue }
-    set { update { $0.defaultValue = newValue } }
+    get { extras.fields.defaultValue }
+    set { extras.update { $0.defaultValue = newValue } }
   }
   /// The source text of the range and default, for documentation (`in $0..$100,000`, `= 18% * income`).
   public var rangeText: String? {
-    get { extras.first?.rangeText }
-    set { update { $0.rangeText = newValue } }
+    get { extras.fields.rangeText }
+    set { extras.update { $0.rangeText = newValue } }
   }
   public var defaultText: String? {
-    get { extras.first?.defaultText }
-    set { update { $0.defaultText = newValue } }
-  }
-
-  mutating func update(_ body: (inout Extras) -> Void) {
-    var value = extras.first ?? Extras()
-    body(&value)
-    extras = value.isEmpty ? [] : [value]
+    get { extras.fields.defaultText }
+    set { extras.update { $0.defaultText = newValue } }
   }
 }
 

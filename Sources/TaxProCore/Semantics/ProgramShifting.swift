@@ -144,11 +144,12 @@ extension FormulaParameter: Shiftable {
     moved.nameSpan = nameSpan.shifted(by: delta)
     moved.documentation = documentation.shifted(by: delta)
     moved.span = span.shifted(by: delta)
-    if var extras = extras.first {
-      extras.lower = extras.lower?.shifted(by: delta)
-      extras.upper = extras.upper?.shifted(by: delta)
-      extras.defaultValue = extras.defaultValue?.shifted(by: delta)
-      moved.extras = [extras]
+    if !extras.isEmpty {
+      moved.extras.update { extras in
+        extras.lower = extras.lower?.shifted(by: delta)
+        extras.upper = extras.upper?.shifted(by: delta)
+        extras.defaultValue = extras.defaultValue?.shifted(by: delta)
+      }
     }
     return moved
   }

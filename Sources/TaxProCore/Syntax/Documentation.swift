@@ -10,10 +10,10 @@ public struct Documentation: Sendable, Equatable {
     public var summary = ""
     /// Where the comment block is.
     public var span: Span?
-    /// The fields besides the summary, when any is written (never an element with all of them empty).
-    var others: [Others] = []
+    /// The fields besides the summary, when any is written.
+    var others = OutOfLine<Others>()
 
-    struct Others: Sendable, Equatable {
+    struct Others: OutOfLineFields, Equatable {
       var definition: String?
       var instruction: String?
       var tip: String?
@@ -32,48 +32,42 @@ public struct Documentation: Sendable, Equatable {
     @usableFromInline init() {}
 
     public var definition: String? {
-      get { others.first?.definition }
-      set { update { $0.definition = newValue } }
+      get { others.fields.definition }
+      set { others.update { $0.definition = newValue } }
     }
     public var instruction: String? {
-      get { others.first?.instruction }
-      set { update { $0.instruction = newValue } }
+      get { others.fields.instruction }
+      set { others.update { $0.instruction = newValue } }
     }
     public var tip: String? {
-      get { others.first?.tip }
-      set { update { $0.tip = newValue } }
+      get { others.fields.tip }
+      set { others.update { $0.tip = newValue } }
     }
     /// The topic path, e.g. `["Income", "Investment income", "Dividends"]`.
     public var topic: [String] {
-      get { others.first?.topic ?? [] }
-      set { update { $0.topic = newValue } }
+      get { others.fields.topic }
+      set { others.update { $0.topic = newValue } }
     }
     public var references: [String] {
-      get { others.first?.references ?? [] }
-      set { update { $0.references = newValue } }
+      get { others.fields.references }
+      set { others.update { $0.references = newValue } }
     }
     public var notes: [String] {
-      get { others.first?.notes ?? [] }
-      set { update { $0.notes = newValue } }
+      get { others.fields.notes }
+      set { others.update { $0.notes = newValue } }
     }
     public var examples: [String] {
-      get { others.first?.examples ?? [] }
-      set { update { $0.examples = newValue } }
+      get { others.fields.examples }
+      set { others.update { $0.examples = newValue } }
     }
     /// A formula's breakdown when its `let` steps alone do not add up (a record-like formula that computes many
     /// lines and returns one, such as `return_summary`): `WHOLE = PART + PART + …`, names of its Money `let` steps
     /// (the whole may be a Money input). What `taxpro chart` draws of a call; see `Session.breakdown`.
     public var parts: String? {
-      get { others.first?.parts }
-      set { update { $0.parts = newValue } }
+      get { others.fields.parts }
+      set { others.update { $0.parts = newValue } }
     }
 
-    mutating func update(_ body: (inout Others) -> Void) {
-      var value = others.first ?? Others()
-      others = []  // the one reference, so that the element is changed in place
-      body(&value)
-      others = value.isEmpty ? [] : [value]
-    }
   }
 
   /// No element, or the one set of fields.

@@ -169,12 +169,13 @@ public struct Parameter: Sendable {
   public var name: Identifier
   public var type: TypeAnnotation
   public var span: Span
-  /// The range and default, when either is written (never an empty element).
-  var extras: [Extras] = []
+  /// The range and default, when either is written.
+  var extras = OutOfLine<Extras>()
 
-  struct Extras: Sendable {
+  struct Extras: OutOfLineFields {
     var range: RangeConstraint?
     var defaultValue: Expression?
+    var isEmpty: Bool { range == nil && defaultValue == nil }
   }
 
   public init(
@@ -185,23 +186,17 @@ public struct Parameter: Sendable {
     self.name = name
     self.type = type
     self.span = span
-    if range != nil || defaultValue != nil { extras = [Extras(range: range, defaultValue: defaultValue)] }
+    extras = OutOfLine(Extras(range: range, defaultValue: defaultValue))
   }
 
   public var range: RangeConstraint? {
-    get { extras.first?.range }
-    set { update { $0.range = newValue } }
+    get { extras.fields.range }
+    set { extras.update { $0.range = newValue } }
   }
 
   public var defaultValue: Expression? {
-    get { extras.first?.defaultValue }
-    set { update { $0.defaultValue = newValue } }
-  }
-
-  mutating func update(_ body: (inout Extras) -> Void) {
-    var value = extras.first ?? Extras()
-    body(&value)
-    extras = value.range == nil && value.defaultValue == nil ? [] : [value]
+    get { extras.fields.defaultValue }
+    set { extras.update { $0.defaultValue = newValue } }
   }
 }
 
