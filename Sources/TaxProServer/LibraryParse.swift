@@ -28,16 +28,10 @@ final class LibraryParse: @unchecked Sendable {
     }
     let thread = Thread { [self] in
       let trees = StandardLibrary.parse(files, firstFileID: FileIDRange.library.lowerBound)
-      condition.lock()
-      parsed = trees
-      condition.broadcast()
-      condition.unlock()
+      publish { parsed = trees }
       guard self.checks else { return }
       let checked = CheckedLibrary(trees)
-      condition.lock()
-      checkedLibrary = checked
-      condition.broadcast()
-      condition.unlock()
+      publish { checkedLibrary = checked }
     }
     // The parser's and checker's depth limits assume a roomy stack, as on the command line.
     thread.stackSize = coreThreadStackSize
@@ -46,38 +40,42 @@ final class LibraryParse: @unchecked Sendable {
   }
 
   /// The trees, waiting for the parse if it is still running.
-  var trees: [SyntaxTree] {
-    condition.lock()
-    defer { condition.unlock() }
-    while true {
-      if let parsed { return parsed }
-      condition.wait()
-    }
-  }
+  var trees: [SyntaxTree] { waitFor { parsed } }
 
   /// Whether the parse is done (so that asking for `trees` does not wait).
-  var isDone: Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return parsed != nil
-  }
+  var isDone: Bool { locked { parsed != nil } }
 
   /// The library checked once from `trees`, waiting for the check if it is still running; nil when this parse does
   /// not check (`checks`), so that nothing waits for a check that never comes.
   var checked: CheckedLibrary? {
     guard checks else { return nil }
+    return waitFor { checkedLibrary }
+  }
+
+  /// Whether the check is done (tests).
+  var isChecked: Bool { locked { checkedLibrary != nil } }
+
+  /// Sets what the thread made, under the lock, and wakes whoever waits for it.
+  private func publish(_ set: () -> Void) {
+    locked {
+      set()
+      condition.broadcast()
+    }
+  }
+
+  /// `value` once it is there, waiting for the thread until then.
+  private func waitFor<Value>(_ value: () -> Value?) -> Value {
     condition.lock()
     defer { condition.unlock() }
     while true {
-      if let checkedLibrary { return checkedLibrary }
+      if let made = value() { return made }
       condition.wait()
     }
   }
 
-  /// Whether the check is done (tests).
-  var isChecked: Bool {
+  private func locked<Result>(_ body: () -> Result) -> Result {
     condition.lock()
     defer { condition.unlock() }
-    return checkedLibrary != nil
+    return body()
   }
 }

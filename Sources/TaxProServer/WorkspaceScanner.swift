@@ -78,7 +78,7 @@ final class WorkspaceScanner: @unchecked Sendable {
   }
 
   /// Whether `path` is too broad to be a project: `/`, a folder directly under it, or the home directory.
-  static func isBroad(_ path: String, home: String? = ProcessInfo.processInfo.environment["HOME"]) -> Bool {
+  static func isBroad(_ path: String, home: String? = environmentValue("HOME")) -> Bool {
     let components = path.split(separator: "/")
     if components.count <= 1 { return true }
     if let home, !home.isEmpty, URL(fileURLWithPath: home).standardizedFileURL.path == path { return true }
