@@ -4,7 +4,7 @@ extension Checker {
     // A global name is one thing only (`declareGlobal`; a built-in function cannot be declared), so past the names
     // that hide globals — a parameter or `let`, a host's value — a built-in function or a formula is looked up first:
     // one hash for the usual call rather than three.
-    let hidden = scope.lookup(name) != nil || predefined[name] != nil
+    let hidden = scope.contains(name) || predefined[name] != nil
     if !hidden, let entry = Checker.builtinEntries[name] {
       record(callee.span, .builtin(name))
       return checkBuiltinCall(entry, callee, arguments, span, in: &scope)
@@ -75,10 +75,15 @@ extension Checker {
     let declaration = formulaDeclarations[index]
     let parameters = declaration.parameters
     let types = formulaParameterTypes[index]
-    var slots: [TypedExpression?] = Array(repeating: nil, count: parameters.count)
-    // A parameter is given when its slot is filled. Where it was given is kept only for a call with a label: without
-    // one, each argument takes the next parameter and none is given twice.
-    let labelled = arguments.contains { $0.label != nil }
+    // The arguments by parameter, made only when the body is kept; which parameters are given is kept apart, in bits.
+    // Each argument is appended at its parameter's position, the gaps before it (a label that skips some) left nil:
+    // without labels, the usual call, the list is made in order, not made of nils first and filled in.
+    var slots: [TypedExpression?] = []
+    if keepsBodies { slots.reserveCapacity(parameters.count) }
+    var filled = FilledPositions(count: parameters.count)
+    // Where a parameter was given is kept only for a call with a label: without one, each argument takes the next
+    // parameter and none is given twice.
+    let labelled = arguments.contains { !$0.labels.isEmpty }
     var given: [Span?] = labelled ? Array(repeating: nil, count: parameters.count) : []
     var failed = false
     var sawLabel = false
@@ -87,13 +92,15 @@ extension Checker {
     // error already), the end of the run: its later groups (`000`) are not arguments of their own, so they take no
     // parameter's place and raise no errors of their own.
     var groupedRunEnd: Int? = nil
-    for argument in arguments {
-      if argument.label == nil, let end = groupedRunEnd, argument.value.span.end <= end {
-        _ = check(argument.value, in: &scope)
+    // The arguments are read in place, by position: copied out one by one, each cost a retain and a release.
+    for at in arguments.indices {
+      let unlabelled = arguments[at].labels.isEmpty
+      if unlabelled, let end = groupedRunEnd, arguments[at].value.span.end <= end {
+        _ = check(arguments[at].value, in: &scope)
         continue
       }
       var target: Int? = nil
-      if let label = argument.label {
+      if let label = arguments[at].label {
         sawLabel = true
         if let position = parameters.firstIndex(where: { $0.name.name == label.name }) {
           recordParameter(label.span, formula: index, position: position, definition: false)
@@ -114,8 +121,8 @@ extension Checker {
         }
       } else {
         if sawLabel {
-          error(.positionalAfterNamed, at: argument.value.span)
-          groupedRunEnd = groupedDigitsRunEnd(argument.value)
+          error(.positionalAfterNamed, at: arguments[at].value.span)
+          groupedRunEnd = groupedDigitsRunEnd(arguments[at].value)
           failed = true
         } else if positional < parameters.count {
           target = positional
@@ -123,43 +130,47 @@ extension Checker {
           error(
             .argumentCount(
               declaration.name.name, takes: countText(parameters.count, "argument"), given: arguments.count),
-            at: argument.value.span,
+            at: arguments[at].value.span,
             notes: [DiagnosticNote(.note, declarationSignature(index), span: declaration.name.span)])
           failed = true
         }
         positional += 1
       }
       guard let target else {
-        _ = check(argument.value, in: &scope)
+        _ = check(arguments[at].value, in: &scope)
         continue
       }
       if labelled, let previous = given[target] {
         error(
-          .givenTwice(parameters[target].name.name), at: argument.span,
+          .givenTwice(parameters[target].name.name), at: arguments[at].span,
           notes: [DiagnosticNote(.note, "first given here", span: previous)])
         failed = true
-        _ = check(argument.value, in: &scope)
+        _ = check(arguments[at].value, in: &scope)
         continue
       }
-      if labelled { given[target] = argument.span }
-      let typed = check(argument.value, in: &scope)
+      if labelled { given[target] = arguments[at].span }
+      let typed = check(arguments[at].value, in: &scope)
       let expected = types[target]
       if typed.type != expected && typed.type != .error && expected != .error {
         var notes: [DiagnosticNote] = []
         var fixes: [Fix] = []
-        addLiteralHint(argument.value, expected: expected, notes: &notes, fixes: &fixes)
-        if argument.label == nil, expected == .money { groupedRunEnd = groupedDigitsRunEnd(argument.value) }
+        addLiteralHint(arguments[at].value, expected: expected, notes: &notes, fixes: &fixes)
+        if unlabelled, expected == .money { groupedRunEnd = groupedDigitsRunEnd(arguments[at].value) }
         notes.append(DiagnosticNote(.note, "declared here", span: parameters[target].span))
         error(
           .mustBe("'\(parameters[target].name.name)' of '\(declaration.name.name)'", expected, found: typed.type),
-          at: argument.value.span, notes: notes, fixes: fixes)
+          at: arguments[at].value.span, notes: notes, fixes: fixes)
         failed = true
       } else if typed.type == .error {
         failed = true
       }
-      slots[target] = typed
+      filled.insert(target)
+      if keepsBodies {
+        while slots.count < target { slots.append(nil) }
+        if target < slots.count { slots[target] = typed } else { slots.append(typed) }
+      }
     }
-    let missing = parameters.indices.filter { slots[$0] == nil && parameters[$0].defaultValue == nil }
+    let missing = parameters.indices.filter { !filled.contains($0) && parameters[$0].defaultValue == nil }
     if !missing.isEmpty {
       let names = missing.map { "'\(parameters[$0].name.name)' (\(types[$0]))" }
       error(
@@ -170,7 +181,24 @@ extension Checker {
     edge(from: scope, to: .formula(index))
     let result = returnType(ofFormula: index, usedAt: span)
     if failed || result == .error { return .invalid(span) }
-    return TypedExpression(.call(formula: index, arguments: slots), result, span)
+    if keepsBodies { while slots.count < parameters.count { slots.append(nil) } }
+    return node(.call(formula: index, arguments: slots), result, span)
+  }
+
+  /// The parameters of a call that an argument has filled: a bit each for the first 64, a list beyond.
+  struct FilledPositions {
+    private var bits: UInt64 = 0
+    private var more: [Bool]
+
+    init(count: Int) { more = count > 64 ? Array(repeating: false, count: count - 64) : [] }
+
+    func contains(_ position: Int) -> Bool {
+      position < 64 ? bits & (1 << UInt64(position)) != 0 : more[position - 64]
+    }
+
+    mutating func insert(_ position: Int) {
+      if position < 64 { bits |= 1 << UInt64(position) } else { more[position - 64] = true }
+    }
   }
 
   func countText(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
@@ -218,15 +246,19 @@ extension Checker {
   ) -> TypedExpression {
     let builtin = entry.builtin
     var arguments = arguments
-    var typed = arguments.map { check($0.value, in: &scope) }
+    // The arguments are read in place, by position: copied out one by one (as `map` did), each cost a retain and a
+    // release.
+    var typed: [TypedExpression] = []
+    typed.reserveCapacity(arguments.count)
+    for at in arguments.indices { typed.append(check(arguments[at].value, in: &scope)) }
     // `tax(ON.income_tax, 85,000)`: the run is one amount meant, given where Money is wanted, so it is counted as
     // one argument and gets the '$85,000' hint, not a wrong count.
     if let (kept, head) = groupedDigitsRunArguments(arguments), case .exactly(.money)? = entry.type(at: head) {
       arguments = kept.map { arguments[$0] }
       typed = kept.map { typed[$0] }
     }
-    for argument in arguments {
-      guard let label = argument.label else { continue }
+    for at in arguments.indices where !arguments[at].labels.isEmpty {
+      guard let label = arguments[at].label else { continue }
       error(.builtinLabels, at: label.span, notes: [DiagnosticNote(.note, entry.declaration.signature)])
       return .invalid(span)
     }
@@ -291,7 +323,7 @@ extension Checker {
     case .numeric: result = numeric.map { typed[$0].type } ?? .error
     case .exactly(let type): result = type
     }
-    return TypedExpression(.builtin(builtin, typed), result, span)
+    return node(.builtin(builtin, typed), result, span)
   }
 
   /// The end of the digits grouped by commas that begin at `syntax` (`85` of `85,000`), when it is a number literal.
@@ -306,7 +338,7 @@ extension Checker {
   func groupedDigitsRunArguments(_ arguments: [Argument]) -> (kept: [Int], head: Int)? {
     // A run needs an unlabelled number before another argument: the usual call has none and makes no list.
     guard arguments.dropLast().contains(where: { argument in
-      if argument.label == nil, case .number = argument.value.kind { return true }
+      if argument.labels.isEmpty, case .number = argument.value.kind { return true }
       return false
     }) else { return nil }
     var kept: [Int] = []

@@ -63,9 +63,9 @@ extension Checker {
   // MARK: Names
 
   func checkName(_ name: String, _ span: Span, in scope: inout Scope) -> TypedExpression {
-    if let binding = scope.lookup(name) {
-      recordUse(span, of: binding, name: name, in: scope)
-      return node(.local(slot: binding.slot, name: name), binding.type, span)
+    if let position = scope.position(of: name) {
+      recordUse(span, ofBindingAt: position, name: name, in: scope)
+      return node(.local(slot: scope[position].slot, name: name), scope[position].type, span)
     }
     if let value = predefined[name] {
       return literal(value, span)
@@ -434,7 +434,7 @@ extension Checker {
       }
       code = "federal"
       kind = federal
-    } else if case .name(let name) = object.kind, scope.lookup(name) == nil, predefined[name] == nil,
+    } else if case .name(let name) = object.kind, !scope.contains(name), predefined[name] == nil,
       jurisdictionDeclarations[name]?.kind == .province
     {
       record(object.span, .jurisdiction(name))

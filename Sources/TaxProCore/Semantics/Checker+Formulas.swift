@@ -1,8 +1,14 @@
 extension Checker {
   func resolveSignature(_ index: Int) {
     let declaration = formulaDeclarations[index]
+    // The parameters' types are read in place, by position, into a list made once (a `map` over the parameters
+    // copied each one whole).
+    let parameters = declaration.parameters
+    var types: [TaxType] = []
+    types.reserveCapacity(parameters.count)
     // The types' occurrences are recorded by `ensureFormula`, with the rest of the formula in text order.
-    formulaParameterTypes[index] = declaration.parameters.map { resolveType($0.type, recording: false) }
+    for at in parameters.indices { types.append(resolveType(parameters[at].type, recording: false)) }
+    formulaParameterTypes[index] = types
     formulaDeclaredReturn[index] = declaration.returnType.map { resolveType($0, recording: false) }
   }
 
@@ -40,67 +46,76 @@ extension Checker {
     }
     let declaration = formulaDeclarations[index]
     let errorsBefore = diagnostics.count
+    let name = declaration.name
     // Occurrences in text order: the name (a whole check; `Checker.recheck` records it itself), each parameter and
     // its type, the result type, then the body. They are then all but sorted already (`sortedByPlace`).
     if index < formulaSymbols.count {
-      recordFormula(declaration.name.span, index: index, name: declaration.name.name, definition: true)
+      recordFormula(name.span, index: index, name: name.name, definition: true)
     }
+    // The syntax's parameters are read in place, by position, and a plain one's range and default not at all: copied
+    // out whole, each cost a retain and a release of its every field.
+    let syntaxParameters = declaration.parameters
+    let types = formulaParameterTypes[index]
     var scope = Scope(
-      owner: .formula(index), formulaName: declaration.name.name,
-      capacity: declaration.parameters.count + declaration.lets.count)
+      owner: .formula(index), formulaName: name.name, capacity: syntaxParameters.count + declaration.lets.count)
+    // The field read in place: through the documentation's key-path member it cost a tenth of a small formula's check.
+    let documentation = declaration.documentation
+    let partsLine = documentation.storage.isEmpty ? nil : documentation.storage[0].parts
+    // The checked parameters are made only to be kept, or for a `## parts:` line to read.
+    let makesParameters = keepsBodies || partsLine != nil
     var parameters: [FormulaParameter] = []
-    parameters.reserveCapacity(declaration.parameters.count)
-    // The last parameter of each name so far: looked up in the list while it is short (a dictionary for every formula
-    // cost more than the checking of a small one), in a dictionary when a formula has many.
-    var seen: [String: Span] = [:]
-    let manyParameters = declaration.parameters.count > 16
-    for (position, parameter) in declaration.parameters.enumerated() {
-      let type = formulaParameterTypes[index][position]
-      let previous = manyParameters
-        ? seen[parameter.name.name] : parameters.last { $0.name == parameter.name.name }?.nameSpan
-      if let previous {
+    if makesParameters { parameters.reserveCapacity(syntaxParameters.count) }
+    for position in syntaxParameters.indices {
+      let parameterName = syntaxParameters[position].name
+      let type = types[position]
+      // An earlier parameter of the name: the scope holds the parameters so far, and nothing else yet.
+      if let previous = scope.position(of: parameterName.name) {
         error(
-          .parameterRedeclared(parameter.name.name), at: parameter.name.span,
-          notes: [DiagnosticNote(.note, "first declared here", span: previous)])
+          .parameterRedeclared(parameterName.name), at: parameterName.span,
+          notes: [DiagnosticNote(.note, "first declared here", span: scope[previous].definition)])
       }
-      if manyParameters { seen[parameter.name.name] = parameter.name.span }
-      let symbol = recordParameter(parameter.name.span, formula: index, position: position, definition: true)
+      let symbol = recordParameter(parameterName.span, formula: index, position: position, definition: true)
       // `resolveSignature` reported an unknown type; a known one is recorded here (no written name means `.error`).
-      if type != .error { record(parameter.type.span, .type(type)) }
+      if type != .error { record(syntaxParameters[position].type.span, .type(type)) }
       var lower: TypedExpression? = nil
       var upper: TypedExpression? = nil
-      if let range = parameter.range {
-        if !type.isNumeric && type != .error {
-          error(
-            .rangeNotNumeric(parameter.name.name, type),
-            at: range.span)
-        } else {
-          lower = expect(range.lower, type, in: &scope, role: "the lowest value of '\(parameter.name.name)'")
-          upper = expect(range.upper, type, in: &scope, role: "the highest value of '\(parameter.name.name)'")
+      var defaultValue: TypedExpression? = nil
+      var rangeText: String? = nil
+      var defaultText: String? = nil
+      if !syntaxParameters[position].extras.isEmpty {
+        if let range = syntaxParameters[position].range {
+          if !type.isNumeric && type != .error {
+            error(
+              .rangeNotNumeric(parameterName.name, type),
+              at: range.span)
+          } else {
+            lower = expect(range.lower, type, in: &scope, role: "the lowest value of '\(parameterName.name)'")
+            upper = expect(range.upper, type, in: &scope, role: "the highest value of '\(parameterName.name)'")
+          }
+          if makesParameters { rangeText = text(of: range.lower.span) + ".." + text(of: range.upper.span) }
+        }
+        if let syntax = syntaxParameters[position].defaultValue {
+          defaultValue = expect(syntax, type, in: &scope, role: "the default of '\(parameterName.name)'")
+          if makesParameters { defaultText = text(of: syntax.span) }
         }
       }
-      var defaultValue: TypedExpression? = nil
-      if let syntax = parameter.defaultValue {
-        defaultValue = expect(syntax, type, in: &scope, role: "the default of '\(parameter.name.name)'")
+      _ = scope.declare(parameterName.name, type: type, at: parameterName.span, isParameter: true, symbol: symbol)
+      if makesParameters {
+        parameters.append(
+          FormulaParameter(
+            name: parameterName.name, nameSpan: parameterName.span, type: type,
+            documentation: syntaxParameters[position].documentation, lower: lower, upper: upper,
+            defaultValue: defaultValue, span: syntaxParameters[position].span, rangeText: rangeText,
+            defaultText: defaultText))
       }
-      _ = scope.declare(parameter.name.name, type: type, at: parameter.name.span, isParameter: true, symbol: symbol)
-      parameters.append(
-        FormulaParameter(
-          name: parameter.name.name, nameSpan: parameter.name.span, type: type, documentation: parameter.documentation,
-          lower: lower, upper: upper, defaultValue: defaultValue, span: parameter.span,
-          rangeText: parameter.range.map { text(of: $0.lower.span) + ".." + text(of: $0.upper.span) },
-          defaultText: parameter.defaultValue.map { text(of: $0.span) }))
     }
     if let annotation = declaration.returnType, let declared = formulaDeclaredReturn[index], declared != .error {
       record(annotation.span, .type(declared))
     }
     let lets = checkLets(declaration.lets, in: &scope)
-    // The field read in place: through the documentation's key-path member it cost a tenth of a small formula's check.
-    let documentation = declaration.documentation
-    if !documentation.storage.isEmpty, let identity = documentation.storage[0].parts {
+    if let identity = partsLine {
       checkPartsLine(
-        identity, formula: declaration.name.name, at: declaration.documentation.span ?? declaration.name.span,
-        parameters: parameters, lets: lets)
+        identity, formula: name.name, at: documentation.span ?? name.span, parameters: parameters, lets: lets)
     }
     let result = check(declaration.result, in: &scope)
     var returnType = result.type
@@ -123,7 +138,7 @@ extension Checker {
     setFormula(
       index,
       FormulaInfo(.init(
-        name: declaration.name.name, nameSpan: declaration.name.span, documentation: declaration.documentation,
+        name: name.name, nameSpan: name.span, documentation: documentation,
         parameters: keepsBodies ? parameters : [], returnType: returnType,
         returnTypeDeclared: formulaDeclaredReturn[index] != nil, lets: keepsBodies ? lets : [],
         result: keepsBodies ? result : .invalid(result.span), slotCount: scope.slotCount, span: declaration.span,
@@ -150,28 +165,28 @@ extension Checker {
   func checkLets(_ bindings: [LetBinding], in scope: inout Scope) -> [LetStep] {
     var steps: [LetStep] = []
     steps.reserveCapacity(bindings.count)
-    for binding in bindings {
+    // Each binding is read in place, by position: copied out whole, it cost a retain and a release of every field.
+    for at in bindings.indices {
+      let name = bindings[at].name
       // The name and its type are recorded before the value's names, in text order (`sortedByPlace`).
-      let symbol = record(
-        binding.name.span, .local(name: binding.name.name, definition: binding.name.span), definition: true)
-      let declared = binding.type.map { resolveType($0) }
-      var value = check(binding.value, in: &scope)
+      let symbol = record(name.span, .local(name: name.name, definition: name.span), definition: true)
+      let declared = bindings[at].type.map { resolveType($0) }
+      var value = check(bindings[at].value, in: &scope)
       if let declared {
-        value = conform(value, binding.value, to: declared, role: "'\(binding.name.name)'")
+        value = conform(value, bindings[at].value, to: declared, role: "'\(name.name)'")
       }
       if value.type == .federal {
         error(
-.federalNeedsParameter, at: binding.value.span)
+.federalNeedsParameter, at: bindings[at].value.span)
         value = .invalid(value.span)
       }
-      if let previous = scope.lookup(binding.name.name) {
+      if let previous = scope.position(of: name.name) {
         error(
-          .letRedefined(binding.name.name), at: binding.name.span,
-          notes: [DiagnosticNote(.note, "defined here", span: previous.definition)])
+          .letRedefined(name.name), at: name.span,
+          notes: [DiagnosticNote(.note, "defined here", span: scope[previous].definition)])
       }
-      let slot = scope.declare(
-        binding.name.name, type: value.type, at: binding.name.span, isParameter: false, symbol: symbol)
-      steps.append(LetStep(slot: slot, name: binding.name.name, nameSpan: binding.name.span, value: value))
+      let slot = scope.declare(name.name, type: value.type, at: name.span, isParameter: false, symbol: symbol)
+      steps.append(LetStep(slot: slot, name: name.name, nameSpan: name.span, value: value))
     }
     return steps
   }

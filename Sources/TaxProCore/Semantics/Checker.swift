@@ -28,9 +28,14 @@ struct LocalBinding {
 ///
 /// A body has a handful of names, so they are kept in one list, each with its name, and looked up from the newest (a
 /// name declared again replaces the earlier one, as the duplicate is reported); only a long list gets a dictionary
-/// beside it.
+/// beside it. Each name's length in bytes is kept in a list of its own, which a lookup reads first: two names of
+/// different lengths differ, and comparing the strings themselves (a call into the runtime whenever they are not the
+/// same bits) is left for the names of the length sought. A lookup gives a position, so the binding is read in place
+/// rather than copied out with its name.
 struct Scope {
   private var entries: [LocalBinding] = []
+  /// The length in UTF-8 bytes of each entry's name, by position.
+  private var lengths: [Int] = []
   /// Name → position of its newest entry, once there are more than `linearLimit` entries.
   private var positions: [String: Int]? = nil
   static let linearLimit = 16
@@ -45,21 +50,39 @@ struct Scope {
   init(owner: GlobalNode? = nil, formulaName: String? = nil, capacity: Int = 0) {
     self.owner = owner
     self.formulaName = formulaName
-    if capacity > 0 { entries.reserveCapacity(capacity) }
+    if capacity > 0 {
+      entries.reserveCapacity(capacity)
+      lengths.reserveCapacity(capacity)
+    }
   }
 
   /// The names declared, oldest first ("did you mean").
   var names: [String] { entries.map(\.name) }
 
-  /// The newest binding of `name`, if any.
-  func lookup(_ name: String) -> LocalBinding? {
-    if let positions { return positions[name].map { entries[$0] } }
-    var position = entries.count - 1
+  /// The position of the newest binding of `name`, if any (read with `subscript(_:)`).
+  @inline(__always)
+  func position(of name: String) -> Int? {
+    if let positions { return positions[name] }
+    let length = name.utf8.count
+    var position = lengths.count - 1
     while position >= 0 {
-      if entries[position].name == name { return entries[position] }
+      if lengths[position] == length && entries[position].name == name { return position }
       position -= 1
     }
     return nil
+  }
+
+  /// Whether `name` is bound here.
+  func contains(_ name: String) -> Bool { position(of: name) != nil }
+
+  /// The binding at `position` (from `position(of:)`).
+  subscript(position: Int) -> LocalBinding {
+    @inline(__always) _read { yield entries[position] }
+  }
+
+  /// The newest binding of `name`, if any.
+  func lookup(_ name: String) -> LocalBinding? {
+    position(of: name).map { entries[$0] }
   }
 
   mutating func declare(_ name: String, type: TaxType, at span: Span, isParameter: Bool, symbol: Int32 = -1) -> Int {
@@ -67,6 +90,7 @@ struct Scope {
     slotCount += 1
     entries.append(
       LocalBinding(name: name, slot: slot, type: type, definition: span, isParameter: isParameter, symbol: symbol))
+    lengths.append(name.utf8.count)
     if positions != nil {
       positions?[name] = entries.count - 1
     } else if entries.count > Scope.linearLimit {
@@ -392,22 +416,24 @@ public final class Checker {
     return stored.symbol
   }
 
-  /// Records a use of a parameter or `let` whose symbol was numbered where it was defined.
-  func recordUse(_ span: Span, of binding: LocalBinding, name: String, in scope: Scope) {
+  /// Records a use of the parameter or `let` at `position` in `scope`, whose symbol was numbered where it was defined.
+  func recordUse(_ span: Span, ofBindingAt position: Int, name: String, in scope: Scope) {
     guard recordOccurrences else { return }
-    guard binding.symbol >= 0 else {
-      if binding.isParameter, let formula = scope.formulaName {
+    let symbol = scope[position].symbol
+    let isParameter = scope[position].isParameter
+    guard symbol >= 0 else {
+      if isParameter, let formula = scope.formulaName {
         record(span, .formulaParameter(formula: formula, name: name))
       } else {
-        record(span, .local(name: name, definition: binding.definition))
+        record(span, .local(name: name, definition: scope[position].definition))
       }
       return
     }
     // A formula's parameter is named by its formula, a `let` by where it is defined.
-    let isFormulaParameter = binding.isParameter && scope.formulaName != nil
+    let isFormulaParameter = isParameter && scope.formulaName != nil
     occurrences.append(
       StoredOccurrence(
-        span: span, definition: isFormulaParameter ? .nowhere : binding.definition, symbol: binding.symbol,
+        span: span, definition: isFormulaParameter ? .nowhere : scope[position].definition, symbol: symbol,
         jurisdiction: -1, isDefinition: false))
   }
 
