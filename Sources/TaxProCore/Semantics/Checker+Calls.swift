@@ -5,7 +5,7 @@ extension Checker {
     // that hide globals — a parameter or `let`, a host's value — a built-in function or a formula is looked up first:
     // one hash for the usual call rather than three.
     let hidden = scope.contains(name) || predefined[name] != nil
-    if !hidden, let entry = Checker.builtinEntries[name] {
+    if !hidden, Checker.mayBeBuiltin(name, builtinShapes), let entry = builtinEntries[name] {
       record(callee.span, .builtin(name))
       return checkBuiltinCall(entry, callee, arguments, span, in: &scope)
     }
@@ -237,8 +237,31 @@ extension Checker {
   }
 
   /// Every built-in function's entry by name: one hash rather than `Builtin(rawValue:)`'s comparison with every name,
-  /// asked for every declaration, call and name read.
+  /// asked for every declaration, call and name read. A checker reads its own reference to it (`builtinEntries`): a
+  /// static's every read asks whether it is made yet.
   static let builtinEntries = Dictionary(uniqueKeysWithValues: Builtin.allCases.map { ($0.rawValue, BuiltinEntry($0)) })
+
+  /// For each first byte, the lengths in bytes of the built-in functions' names that begin with it, as bits (every
+  /// name is shorter than 64): a name that is not of one of those shapes is no built-in's, which a formula's call
+  /// then learns without hashing its name for `builtinEntries` as well as for `formulaIndex`.
+  static let builtinShapeTable: [UInt64] = {
+    var shapes = [UInt64](repeating: 0, count: 256)
+    for builtin in Builtin.allCases {
+      let length = builtin.rawValue.utf8.count
+      guard let first = builtin.rawValue.utf8.first else { continue }
+      // A longer name (none is) gets every length of its first byte: it is then never ruled out.
+      shapes[Int(first)] |= length < 64 ? 1 << UInt64(length) : UInt64.max
+    }
+    return shapes
+  }()
+
+  /// Whether `name` may be a built-in function's: false when its first byte and length are no built-in name's.
+  @inline(__always)
+  static func mayBeBuiltin(_ name: String, _ shapes: [UInt64]) -> Bool {
+    guard let first = name.utf8.first else { return false }
+    let length = name.utf8.count
+    return length >= 64 || shapes[Int(first)] & (1 << UInt64(length)) != 0
+  }
 
   /// A built-in's call against its declaration: how many arguments, each of its type, every `T` one numeric type.
   func checkBuiltinCall(

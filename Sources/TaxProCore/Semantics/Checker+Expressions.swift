@@ -80,7 +80,7 @@ extension Checker {
       record(span, .jurisdiction(name))
       return literal(.province(name), span)
     }
-    if formulaIndex[name] != nil || Checker.builtinEntries[name] != nil {
+    if formulaIndex[name] != nil || builtinEntries[name] != nil {
       let signature = formulaIndex[name].map { _ in name + "(…)" } ?? (Builtin(rawValue: name)?.declaration.signature ?? name)
       error(
         .formulaNotAValue(name), at: span,
@@ -435,7 +435,7 @@ extension Checker {
       code = "federal"
       kind = federal
     } else if case .name(let name) = object.kind, !scope.contains(name), predefined[name] == nil,
-      jurisdictionDeclarations[name]?.kind == .province
+      jurisdictionKind(of: name) == .province
     {
       record(object.span, .jurisdiction(name))
       code = name
@@ -487,6 +487,13 @@ extension Checker {
         .hasNoParameters(typedObject.type), at: member.span)
       return .invalid(span)
     }
+  }
+
+  /// The kind of the jurisdiction declared with `code`, read in place: `jurisdictionDeclarations[code]?.kind` copied
+  /// the whole declaration out first.
+  func jurisdictionKind(of code: String) -> JurisdictionKind? {
+    guard let position = jurisdictionDeclarations.index(forKey: code) else { return nil }
+    return jurisdictionDeclarations.values[position].kind
   }
 
   func reportUnknownMember(_ member: Identifier, of owner: String, candidates: Set<String>, extra: DiagnosticNote? = nil) {

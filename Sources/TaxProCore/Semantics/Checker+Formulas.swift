@@ -61,7 +61,7 @@ extension Checker {
     // The field read in place: through the documentation's key-path member it cost a tenth of a small formula's check.
     let documentation = declaration.documentation
     let partsLine = documentation.storage.isEmpty ? nil : documentation.storage[0].parts
-    // The checked parameters are made only to be kept, or for a `## parts:` line to read.
+    // The checked parameters and steps are made only to be kept, or for a `## parts:` line to read.
     let makesParameters = keepsBodies || partsLine != nil
     var parameters: [FormulaParameter] = []
     if makesParameters { parameters.reserveCapacity(syntaxParameters.count) }
@@ -112,7 +112,7 @@ extension Checker {
     if let annotation = declaration.returnType, let declared = formulaDeclaredReturn[index], declared != .error {
       record(annotation.span, .type(declared))
     }
-    let lets = checkLets(declaration.lets, in: &scope)
+    let lets = checkLets(declaration.lets, in: &scope, keepingSteps: makesParameters)
     if let identity = partsLine {
       checkPartsLine(
         identity, formula: name.name, at: documentation.span ?? name.span, parameters: parameters, lets: lets)
@@ -162,9 +162,11 @@ extension Checker {
     }
   }
 
-  func checkLets(_ bindings: [LetBinding], in scope: inout Scope) -> [LetStep] {
+  /// Checks the bindings in order, declaring each in `scope`; returns their steps, or none when not `keepingSteps`
+  /// (a check for diagnostics alone, whose formula keeps no steps).
+  func checkLets(_ bindings: [LetBinding], in scope: inout Scope, keepingSteps: Bool = true) -> [LetStep] {
     var steps: [LetStep] = []
-    steps.reserveCapacity(bindings.count)
+    if keepingSteps { steps.reserveCapacity(bindings.count) }
     // Each binding is read in place, by position: copied out whole, it cost a retain and a release of every field.
     for at in bindings.indices {
       let name = bindings[at].name
@@ -186,7 +188,7 @@ extension Checker {
           notes: [DiagnosticNote(.note, "defined here", span: scope[previous].definition)])
       }
       let slot = scope.declare(name.name, type: value.type, at: name.span, isParameter: false, symbol: symbol)
-      steps.append(LetStep(slot: slot, name: name.name, nameSpan: name.span, value: value))
+      if keepingSteps { steps.append(LetStep(slot: slot, name: name.name, nameSpan: name.span, value: value)) }
     }
     return steps
   }

@@ -20,12 +20,25 @@ extension Checker {
 
   /// The type of `code.name`, the jurisdiction declared and of `kind`, or nil when no year of it defines the name.
   func parameterType(_ code: String, kind: JurisdictionKind, _ name: String, usedAt span: Span) -> TaxType? {
-    if let type = interfaces[kind.interfaceName]?.members.first(where: { $0.name == name })?.type { return type }
+    if let type = interfaceMemberType(kind, name) { return type }
     if name == "name" { return .text }
     if speculative { return abandonSpeculation(.error) }
     let syntax = definitionSyntax(code)
     guard let year = syntax.keys.sorted().first(where: { syntax[$0]?[name] != nil }) else { return nil }
     return ensureDefinition(code, year, name, usedAt: span)?.value.type ?? .error
+  }
+
+  /// The type of the member `name` of the interface of `kind`, read in place: the interface and then each member
+  /// copied out (`interfaces[…]?.members.first { … }`) cost more than the rest of a member's check. Names of different
+  /// lengths differ, so only those of the length sought are compared.
+  func interfaceMemberType(_ kind: JurisdictionKind, _ name: String) -> TaxType? {
+    guard let position = interfaces.index(forKey: kind.interfaceName) else { return nil }
+    let members = interfaces.values[position].members
+    let length = name.utf8.count
+    for at in members.indices where members[at].name.utf8.count == length && members[at].name == name {
+      return members[at].type
+    }
+    return nil
   }
 
   /// Checks one definition on demand and returns it.

@@ -22,20 +22,20 @@ struct LocalBinding {
   /// The id of its symbol in the checker's `SymbolTable`, numbered where it is defined so that its uses are
   /// recorded without hashing it again; -1 when occurrences are not recorded.
   var symbol: Int32 = -1
+  /// The name's length in UTF-8 bytes, compared before the name itself (`Scope.position(of:)`).
+  var length: Int32 = 0
 }
 
 /// The names a body can see and the frame slots they use.
 ///
 /// A body has a handful of names, so they are kept in one list, each with its name, and looked up from the newest (a
 /// name declared again replaces the earlier one, as the duplicate is reported); only a long list gets a dictionary
-/// beside it. Each name's length in bytes is kept in a list of its own, which a lookup reads first: two names of
-/// different lengths differ, and comparing the strings themselves (a call into the runtime whenever they are not the
-/// same bits) is left for the names of the length sought. A lookup gives a position, so the binding is read in place
-/// rather than copied out with its name.
+/// beside it. Each binding keeps its name's length in bytes, which a lookup compares first: two names of different
+/// lengths differ, and comparing the strings themselves (a call into the runtime whenever they are not the same bits)
+/// is left for the names of the length sought. A lookup gives a position, so the binding is read in place rather than
+/// copied out with its name.
 struct Scope {
   private var entries: [LocalBinding] = []
-  /// The length in UTF-8 bytes of each entry's name, by position.
-  private var lengths: [Int] = []
   /// Name → position of its newest entry, once there are more than `linearLimit` entries.
   private var positions: [String: Int]? = nil
   static let linearLimit = 16
@@ -50,10 +50,7 @@ struct Scope {
   init(owner: GlobalNode? = nil, formulaName: String? = nil, capacity: Int = 0) {
     self.owner = owner
     self.formulaName = formulaName
-    if capacity > 0 {
-      entries.reserveCapacity(capacity)
-      lengths.reserveCapacity(capacity)
-    }
+    if capacity > 0 { entries.reserveCapacity(capacity) }
   }
 
   /// The names declared, oldest first ("did you mean").
@@ -63,10 +60,10 @@ struct Scope {
   @inline(__always)
   func position(of name: String) -> Int? {
     if let positions { return positions[name] }
-    let length = name.utf8.count
-    var position = lengths.count - 1
+    let length = Int32(truncatingIfNeeded: name.utf8.count)
+    var position = entries.count - 1
     while position >= 0 {
-      if lengths[position] == length && entries[position].name == name { return position }
+      if entries[position].length == length && entries[position].name == name { return position }
       position -= 1
     }
     return nil
@@ -89,8 +86,9 @@ struct Scope {
     let slot = slotCount
     slotCount += 1
     entries.append(
-      LocalBinding(name: name, slot: slot, type: type, definition: span, isParameter: isParameter, symbol: symbol))
-    lengths.append(name.utf8.count)
+      LocalBinding(
+        name: name, slot: slot, type: type, definition: span, isParameter: isParameter, symbol: symbol,
+        length: Int32(truncatingIfNeeded: name.utf8.count)))
     if positions != nil {
       positions?[name] = entries.count - 1
     } else if entries.count > Scope.linearLimit {
@@ -132,6 +130,10 @@ public final class Checker {
   /// The ids by position of the parameters of a formula that declares a name twice (the repeat shares the first's).
   var parameterSymbolRepeats: [Int: [Int32]] = [:]
   let recordOccurrences: Bool
+  /// `Checker.builtinEntries` and `Checker.builtinShapeTable`, read through a reference of the checker's own at every
+  /// call checked rather than through a static, which asks each time whether it is made yet.
+  let builtinEntries = Checker.builtinEntries
+  let builtinShapes = Checker.builtinShapeTable
   /// Whether the checked bodies are kept (a `Program` is made of them). False for `diagnostics(of:)`: a formula then
   /// keeps only what a later check reads of it — its result type and whether it has errors — with no parameters,
   /// steps or result; a constant only its type; a test nothing of its steps.
@@ -491,8 +493,13 @@ public final class Checker {
       var names = Set<String>()
       for parameter in parameters where !names.insert(parameter.name.name).inserted { repeated = true }
     } else {
-      for at in parameters.indices where parameters[..<at].contains(where: { $0.name.name == parameters[at].name.name }) {
-        repeated = true
+      // Names of different lengths differ: the strings are compared only for names of one length.
+      for at in parameters.indices {
+        let name = parameters[at].name.name
+        let length = name.utf8.count
+        for before in 0..<at where parameters[before].name.name.utf8.count == length && parameters[before].name.name == name {
+          repeated = true
+        }
       }
     }
     guard repeated else {
@@ -729,7 +736,7 @@ public final class Checker {
   @exclusivity(unchecked) var globalNames: [String: Span] = [:]
 
   func declareGlobal(_ name: Identifier, what: String) -> Bool {
-    if let builtin = Checker.builtinEntries[name.name] {
+    if let builtin = builtinEntries[name.name] {
       error(
         .builtinRedefined(name.name), at: name.span,
         notes: [DiagnosticNote(.note, builtin.declaration.signature)])
