@@ -2,9 +2,15 @@ extension Checker {
   func edge(from scope: Scope, to node: GlobalNode) {
     switch scope.owner {
     case .formula(let index):
-      guard index < formulaEdges.count, formulaEdges[index].last != node else { return }
-      // Room for a few at once: a body usually depends on two or three declarations.
-      if formulaEdges[index].isEmpty { formulaEdges[index].reserveCapacity(4) }
+      guard index < formulaEdges.count else { return }
+      let count = formulaEdges[index].count
+      if count == 0 {
+        // Room for a few at once: a body usually depends on two or three declarations.
+        formulaEdges[index].reserveCapacity(4)
+      } else if formulaEdges[index][count - 1] == node {
+        // The last one compared in place: `last != node` copied it out as an optional first.
+        return
+      }
       formulaEdges[index].append(node)
     case .constant(let index):
       if index < constantEdges.count, constantEdges[index].last != node { constantEdges[index].append(node) }
@@ -435,7 +441,7 @@ extension Checker {
       code = "federal"
       kind = federal
     } else if case .name(let name) = object.kind, !scope.contains(name), predefined[name] == nil,
-      jurisdictionKind(of: name) == .province
+      jurisdictionDeclarations[name]?.kind == .province
     {
       record(object.span, .jurisdiction(name))
       code = name
@@ -487,13 +493,6 @@ extension Checker {
         .hasNoParameters(typedObject.type), at: member.span)
       return .invalid(span)
     }
-  }
-
-  /// The kind of the jurisdiction declared with `code`, read in place: `jurisdictionDeclarations[code]?.kind` copied
-  /// the whole declaration out first.
-  func jurisdictionKind(of code: String) -> JurisdictionKind? {
-    guard let position = jurisdictionDeclarations.index(forKey: code) else { return nil }
-    return jurisdictionDeclarations.values[position].kind
   }
 
   func reportUnknownMember(_ member: Identifier, of owner: String, candidates: Set<String>, extra: DiagnosticNote? = nil) {

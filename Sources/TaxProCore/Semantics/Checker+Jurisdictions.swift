@@ -28,17 +28,15 @@ extension Checker {
     return ensureDefinition(code, year, name, usedAt: span)?.value.type ?? .error
   }
 
-  /// The type of the member `name` of the interface of `kind`, read in place: the interface and then each member
-  /// copied out (`interfaces[…]?.members.first { … }`) cost more than the rest of a member's check. Names of different
-  /// lengths differ, so only those of the length sought are compared.
+  /// The type of the member `name` of the interface of `kind`. A body names the same parameter over and over
+  /// (`ON.income_tax`, `BC.income_tax`), and finding it — the interface hashed and copied out, its members searched —
+  /// cost more than the rest of a member's check, so the last one found is kept (`lastInterfaceMember`; the interfaces
+  /// are complete before any body is checked, and a change to them forgets it).
   func interfaceMemberType(_ kind: JurisdictionKind, _ name: String) -> TaxType? {
-    guard let position = interfaces.index(forKey: kind.interfaceName) else { return nil }
-    let members = interfaces.values[position].members
-    let length = name.utf8.count
-    for at in members.indices where members[at].name.utf8.count == length && members[at].name == name {
-      return members[at].type
-    }
-    return nil
+    if let last = lastInterfaceMember, last.kind == kind, last.name == name { return last.type }
+    guard let type = interfaces[kind.interfaceName]?.members.first(where: { $0.name == name })?.type else { return nil }
+    lastInterfaceMember = (kind, name, type)
+    return type
   }
 
   /// Checks one definition on demand and returns it.

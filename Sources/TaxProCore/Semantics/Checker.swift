@@ -164,6 +164,8 @@ public final class Checker {
   @exclusivity(unchecked) var jurisdictionDeclarations: [String: JurisdictionDeclaration] = [:]
   var provinceCodes: [String] = []
   @exclusivity(unchecked) var interfaces: [String: InterfaceInfo] = [:]
+  /// The interface member `interfaceMemberType` found last, with its type; nil again whenever `interfaces` changes.
+  @exclusivity(unchecked) var lastInterfaceMember: (kind: JurisdictionKind, name: String, type: TaxType)? = nil
   /// Checked parameter definitions: code → year → name → definition.
   var parameterDefinitions: [String: [Int: [String: ParameterDefinitionInfo]]] = [:]
   var definitionStates: [String: CheckState] = [:]
@@ -808,6 +810,7 @@ public final class Checker {
               notes: [DiagnosticNote(.note, "first defined here", span: previous.nameSpan)])
             continue
           }
+          lastInterfaceMember = nil
           interfaces[interface.name.name] = InterfaceInfo(
             name: interface.name.name, nameSpan: interface.name.span, documentation: interface.documentation,
             members: [], span: interface.span)
@@ -875,6 +878,7 @@ public final class Checker {
               name: member.name.name, type: resolveType(member.type), documentation: member.documentation,
               span: member.span))
         }
+        lastInterfaceMember = nil
         interfaces[interface.name.name] = info
       }
     }
