@@ -31,7 +31,7 @@ struct LocalBinding {
 /// A body has a handful of names, so they are kept in one list, each with its name, and looked up from the newest (a
 /// name declared again replaces the earlier one, as the duplicate is reported); only a long list gets a dictionary
 /// beside it. Each binding keeps its name's length in bytes, which a lookup compares first: two names of different
-/// lengths differ, and comparing the strings themselves (a call into the runtime whenever they are not the same bits)
+/// lengths differ (a name looked up is an identifier, ASCII, equal only to the same bytes), and comparing the strings themselves (a call into the runtime whenever they are not the same bits)
 /// is left for the names of the length sought. A lookup gives a position, so the binding is read in place rather than
 /// copied out with its name.
 struct Scope {
@@ -738,7 +738,7 @@ public final class Checker {
   @exclusivity(unchecked) var globalNames: [String: Span] = [:]
 
   func declareGlobal(_ name: Identifier, what: String) -> Bool {
-    if let builtin = builtinEntries[name.name] {
+    if Checker.mayBeBuiltin(name.name, builtinShapes), let builtin = builtinEntries[name.name] {
       error(
         .builtinRedefined(name.name), at: name.span,
         notes: [DiagnosticNote(.note, builtin.declaration.signature)])

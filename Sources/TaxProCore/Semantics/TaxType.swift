@@ -30,15 +30,26 @@ public enum TaxType: Hashable, Sendable, CustomStringConvertible {
   public init?(name: String) {
     // Asked of every name declared, every annotation and every call's callee: a switch on the spelling, not a
     // description built and compared for each type. `writable`'s descriptions are these spellings
-    // (`VocabularyTests.typeNamesAreTheWritableTypesSpellings` holds them together).
-    switch name {
-    case "Money": self = .money
-    case "Rate": self = .rate
-    case "Number": self = .number
-    case "Bool": self = .bool
-    case "Text": self = .text
-    case "Province": self = .province
-    case "Brackets": self = .brackets
+    // (`VocabularyTests.typeNamesAreTheWritableTypesSpellings` holds them together). Every spelling begins with a
+    // capital and is told apart by its length first: a name that is no type's (most names declared) is then ruled
+    // out without comparing strings, and a type's is compared with one or two.
+    guard let first = name.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return nil }
+    switch name.utf8.count {
+    case 4:
+      switch name {
+      case "Rate": self = .rate
+      case "Bool": self = .bool
+      case "Text": self = .text
+      default: return nil
+      }
+    case 5 where name == "Money": self = .money
+    case 6 where name == "Number": self = .number
+    case 8:
+      switch name {
+      case "Province": self = .province
+      case "Brackets": self = .brackets
+      default: return nil
+      }
     default: return nil
     }
   }
