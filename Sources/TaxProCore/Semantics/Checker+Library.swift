@@ -31,9 +31,12 @@ public final class CheckedLibrary: @unchecked Sendable {
   let uncheckedAfterFormulas: Int
 
   /// Checks `trees` (the standard library's, in program order) once, as the start of every check on top of them.
-  public init(_ trees: [SyntaxTree]) {
+  /// `diagnosticsOnly`: as `Checker.diagnostics(of:)` checks, recording no occurrences and keeping no checked body,
+  /// for a check that goes on to report diagnostics alone (`Checker.streamedDiagnostics`).
+  public init(_ trees: [SyntaxTree], diagnosticsOnly: Bool = false) {
     self.trees = trees
-    let checker = Checker(trees: trees, recordOccurrences: true)
+    let checker = Checker(trees: trees, recordOccurrences: !diagnosticsOnly)
+    checker.keepsBodies = !diagnosticsOnly
     let parseDiagnosticCount = checker.runFormulaPasses()
     var unchecked: Set<GlobalNode> = []
     for (index, state) in checker.constantStates.enumerated() where state == .pending {

@@ -199,6 +199,14 @@ public final class Checker {
   /// The names a call may use: formulas and built-in functions.
   lazy var calleeSuggestions = SuggestionIndex(Array(formulaIndex.keys) + Builtin.allCases.map(\.name))
 
+  /// Both indexes made again, of the names declared now: for a check that may have made them before every name was
+  /// declared and then undid what they suggested (`Checker+Stream`).
+  func makeSuggestionIndexes() {
+    globalSuggestions = SuggestionIndex(
+      Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys) + Array(predefined.keys))
+    calleeSuggestions = SuggestionIndex(Array(formulaIndex.keys) + Builtin.allCases.map(\.name))
+  }
+
   init(trees: [SyntaxTree], recordOccurrences: Bool) {
     self.trees = trees
     self.recordOccurrences = recordOccurrences

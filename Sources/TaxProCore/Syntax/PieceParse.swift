@@ -19,6 +19,31 @@ extension Parser {
   /// the cut as a whole lexing passes it, or when the diagnostics reach a cap (the lexer's or the parser's, which
   /// count from the start of the source). Nil too when there is no cut to make.
   static func parseInPieces(_ source: SourceFile, mode: ParseMode, pieceLength: Int) -> SyntaxTree? {
+    var declarations: [Declaration] = []
+    guard
+      let parsed = forEachPiece(source, mode: mode, pieceLength: pieceLength, { declarations += $0 })
+    else { return nil }
+    return SyntaxTree(
+      source: source, declarations: declarations, comments: parsed.comments,
+      diagnostics: parsed.lexerDiagnostics + parsed.parserDiagnostics, isIncomplete: parsed.isIncomplete,
+      segments: parsed.segments, lexerDiagnosticCount: parsed.lexerDiagnostics.count)
+  }
+
+  /// What `forEachPiece` gives besides the declarations: the rest of the tree `parseInPieces` makes.
+  struct PiecesParsed {
+    var comments: [Comment]
+    var lexerDiagnostics: [Diagnostic]
+    var parserDiagnostics: [Diagnostic]
+    var segments: [ParseSegment]
+    var isIncomplete: Bool
+  }
+
+  /// `parseInPieces`, handing each piece's declarations to `take` as soon as the piece is parsed (and keeping none of
+  /// them): what `taxpro check` checks as it goes (`Checker+Stream`). Nil when `parseInPieces` would be nil — perhaps
+  /// after some pieces were taken; none is taken when there is no cut to make.
+  static func forEachPiece(
+    _ source: SourceFile, mode: ParseMode, pieceLength: Int, _ take: ([Declaration]) -> Void
+  ) -> PiecesParsed? {
     let bytes = source.bytes
     // Token offsets are 32-bit; a source near that is left whole, with the lexer's own handling of its end.
     guard bytes.count < Int(Int32.max) / 2, pieceLength > 0 else { return nil }
@@ -32,7 +57,6 @@ extension Parser {
     }
     guard !cuts.isEmpty else { return nil }
 
-    var declarations: [Declaration] = []
     var comments: [Comment] = []
     var lexerDiagnostics: [Diagnostic] = []
     var parserDiagnostics: [Diagnostic] = []
@@ -68,8 +92,9 @@ extension Parser {
       parser.stopIndex = stop
       parser.previousWasFormula = followsFormula
       if errorAtStart { parser.lastErrorPosition = 0 }
-      declarations += parser.parseDeclarations()
+      let declarations = parser.parseDeclarations()
       guard !parser.stopped else { return nil }
+      take(declarations)
       parserDiagnostics += parser.diagnostics
       segments += parser.segments
       if let stop {
@@ -84,8 +109,8 @@ extension Parser {
     guard lexerDiagnostics.count <= Lexer.maximumErrors,
       lexerDiagnostics.count + parserDiagnostics.count <= maximumDiagnostics
     else { return nil }
-    return SyntaxTree(
-      source: source, declarations: declarations, comments: comments, diagnostics: lexerDiagnostics + parserDiagnostics,
-      isIncomplete: isIncomplete, segments: segments, lexerDiagnosticCount: lexerDiagnostics.count)
+    return PiecesParsed(
+      comments: comments, lexerDiagnostics: lexerDiagnostics, parserDiagnostics: parserDiagnostics,
+      segments: segments, isIncomplete: isIncomplete)
   }
 }

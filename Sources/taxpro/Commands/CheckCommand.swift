@@ -1,4 +1,5 @@
 import TaxProCore
+import TaxProLibrary
 
 /// `taxpro check [--syntax] FILE…`.
 struct CheckCommand: Command {
@@ -25,6 +26,7 @@ struct CheckCommand: Command {
   }
 
   func run() throws(UsageError) -> Int32 {
+    if !syntaxOnly, let status = try runStreamed() { return status }
     let loaded = try Loading.load(paths, directories: true)
     KeptUntilExit.keep(loaded)
     // With --syntax, the user's files' parse diagnostics; otherwise a check that keeps only its diagnostics (each
@@ -37,6 +39,35 @@ struct CheckCommand: Command {
     if !diagnostics.isEmpty {
       let sources = Dictionary(uniqueKeysWithValues: trees.map { ($0.source.id, $0.source) })
       Output.writeError(Output.renderer(sources).render(diagnostics))
+      Output.writeError(Commands.summary(diagnostics) + "\n")
+    }
+    return diagnostics.hasErrors ? 1 : 0
+  }
+}
+
+extension CheckCommand {
+  /// The check without keeping the files' syntax: each file parsed and checked a piece at a time
+  /// (`Checker.streamedDiagnostics`), the same diagnostics in the same order. Nil (the files are then loaded and
+  /// checked whole) when a path is given twice or a file is a copy of a library file, which the importer handles.
+  func runStreamed() throws(UsageError) -> Int32? {
+    let userPaths = try Loading.expand(paths, directories: true)
+    guard Set(userPaths).count == userPaths.count,
+      !userPaths.contains(where: { StandardLibrary.libraryName(ofCopy: $0) != nil })
+    else { return nil }
+    var importer = try Loading.standardLibrary()
+    let contents = try Loading.read(userPaths)
+    // The ids `SourceImporter.importFile` would hand out, in the same order.
+    let sources = contents.map { SourceFile(id: importer.newFileID(), name: $0.path, bytes: $0.bytes) }
+    let library = CheckedLibrary(importer.library, diagnosticsOnly: true)
+    KeptUntilExit.keep(importer)
+    KeptUntilExit.keep(library)
+    KeptUntilExit.keep(sources)
+    let userFileIDs = Set(sources.map(\.id))
+    let diagnostics = Checker.streamedDiagnostics(library: library, sources: sources)
+      .filter { userFileIDs.contains($0.span.file) }
+    if !diagnostics.isEmpty {
+      let byID = Dictionary(uniqueKeysWithValues: (importer.library.map(\.source) + sources).map { ($0.id, $0) })
+      Output.writeError(Output.renderer(byID).render(diagnostics))
       Output.writeError(Commands.summary(diagnostics) + "\n")
     }
     return diagnostics.hasErrors ? 1 : 0
