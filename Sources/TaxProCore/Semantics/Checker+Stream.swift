@@ -35,6 +35,9 @@ extension Checker {
   /// the next is parsed, and the next reuses that memory while it is still in the cache. `check` of 100,000
   /// formulas, runs interleaved on a quiet moment of a shared machine: 1.27–1.35 s with pieces of 256 KiB (peak 198
   /// MiB), 1.4–2.0 s with pieces of 1 MiB (211 MiB); the whole file's syntax kept, 1.20–1.37 s (409 MiB).
+  /// Checking each piece on a second thread while this one parsed the next (the piece joined, then its syntax released
+  /// on the parsing thread, which reuses it) was tried and not kept: measured with the machine's two cores busy with
+  /// other work, it got no more than one core's time and was no faster (2.6–2.9 s against 2.5–2.6 s serially).
   static let streamPieceLength = 1 << 18
 
   /// `streamedDiagnostics` with the piece sizes given (tests), and whether it streamed (false: checked whole).
