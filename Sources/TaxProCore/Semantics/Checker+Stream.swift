@@ -93,9 +93,11 @@ final class StreamCheck {
       checker.sources[source.id] = source
       if source.bytes.count >= pieceThreshold {
         var taken = false
+        // A piece that makes the stream give up ends the parse: the files are then parsed and checked whole.
         let parsed = Parser.forEachPiece(source, mode: .file, pieceLength: pieceLength) { declarations in
           taken = true
           take(declarations, of: source)
+          return streams
         }
         if let parsed {
           parseDiagnostics += parsed.lexerDiagnostics
@@ -108,8 +110,8 @@ final class StreamCheck {
       let tree = Parser.parse(source, mode: .file, pieceThreshold: Int.max, pieceLength: pieceLength)
       parseDiagnostics += tree.diagnostics
       take(tree.declarations, of: source)
+      guard streams else { return nil }
     }
-    guard streams, onDemand + library.uncheckedAfterFormulas + 1 < Checker.maximumInferenceDepth else { return nil }
     return finish()
   }
 
@@ -125,6 +127,9 @@ final class StreamCheck {
       case .expression: break
       }
     }
+    // Chains of declarations checked on demand could reach the inference depth limit, where the order of checking
+    // shows (as in `CheckedLibrary.admits`): given up as soon as there are that many, not after the whole file.
+    if onDemand + library.uncheckedAfterFormulas + 1 >= Checker.maximumInferenceDepth { streams = false }
     guard streams else { return }
     reserve(room: declarations.count)
     let before = checker.formulaDeclarations.count

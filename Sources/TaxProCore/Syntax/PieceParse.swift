@@ -21,7 +21,7 @@ extension Parser {
   static func parseInPieces(_ source: SourceFile, mode: ParseMode, pieceLength: Int) -> SyntaxTree? {
     var declarations: [Declaration] = []
     guard
-      let parsed = forEachPiece(source, mode: mode, pieceLength: pieceLength, { declarations += $0 })
+      let parsed = forEachPiece(source, mode: mode, pieceLength: pieceLength, { declarations += $0; return true })
     else { return nil }
     return SyntaxTree(
       source: source, declarations: declarations, comments: parsed.comments,
@@ -40,9 +40,10 @@ extension Parser {
 
   /// `parseInPieces`, handing each piece's declarations to `take` as soon as the piece is parsed (and keeping none of
   /// them): what `taxpro check` checks as it goes (`Checker+Stream`). Nil when `parseInPieces` would be nil — perhaps
-  /// after some pieces were taken; none is taken when there is no cut to make.
+  /// after some pieces were taken; none is taken when there is no cut to make — and as soon as `take` says false (it
+  /// wants no more: the parse stops there).
   static func forEachPiece(
-    _ source: SourceFile, mode: ParseMode, pieceLength: Int, _ take: ([Declaration]) -> Void
+    _ source: SourceFile, mode: ParseMode, pieceLength: Int, _ take: ([Declaration]) -> Bool
   ) -> PiecesParsed? {
     let bytes = source.bytes
     // Token offsets are 32-bit; a source near that is left whole, with the lexer's own handling of its end.
@@ -94,7 +95,7 @@ extension Parser {
       if errorAtStart { parser.lastErrorPosition = 0 }
       let declarations = parser.parseDeclarations()
       guard !parser.stopped else { return nil }
-      take(declarations)
+      guard take(declarations) else { return nil }
       parserDiagnostics += parser.diagnostics
       segments += parser.segments
       if let stop {
