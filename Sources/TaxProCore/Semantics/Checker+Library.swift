@@ -29,6 +29,9 @@ public final class CheckedLibrary: @unchecked Sendable {
   /// formulas' bodies were, each using the next: in a whole check a document's formula may check such a chain on
   /// demand, that much deeper than here.
   let uncheckedAfterFormulas: Int
+  /// The library's parameter definitions outside their jurisdiction's interface, counted once: every check of
+  /// documents on top adds them to its `CheckerTables.onDemandCount` (the documents declare no jurisdiction).
+  let jurisdictionOnDemandCount: Int
 
   /// Checks `trees` (the standard library's, in program order) once, as the start of every check on top of them.
   /// `diagnosticsOnly`: as `Checker.diagnostics(of:)` checks, recording no occurrences and keeping no checked body,
@@ -50,6 +53,8 @@ public final class CheckedLibrary: @unchecked Sendable {
       }
     }
     checker.finishPasses(parseDiagnosticCount: parseDiagnosticCount)
+    jurisdictionOnDemandCount = checker.jurisdictionOnDemandCount()
+    checker.knownJurisdictionOnDemandCount = jurisdictionOnDemandCount
     self.checker = checker
     alone = checker.makeProgram()
     isReusable = !checker.checkDiagnostics.contains { $0.severity == .error }
@@ -124,6 +129,7 @@ extension Checker {
     // gathered from nothing, so that a formula's `hasErrors` and the place order see only them.
     let libraryCheckDiagnostics = checkDiagnostics
     diagnostics = []
+    knownJurisdictionOnDemandCount = library.jurisdictionOnDemandCount
     trees = library.trees + documents
     var declarationCount = 0
     var byteCount = 0

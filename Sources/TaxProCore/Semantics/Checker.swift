@@ -170,6 +170,9 @@ public final class Checker {
   var parameterDefinitions: [String: [Int: [String: ParameterDefinitionInfo]]] = [:]
   var definitionStates: [String: CheckState] = [:]
   var definitionSyntaxCache: [String: [Int: [String: ParameterDefinition]]] = [:]
+  /// The jurisdictions' part of `onDemandCount` when already known: a check of documents on top of a library takes
+  /// the library's (`CheckedLibrary.jurisdictionOnDemandCount`), the documents declaring no jurisdiction or interface.
+  var knownJurisdictionOnDemandCount: Int? = nil
   @exclusivity(unchecked) var parameterTypes: [String: [String: TaxType]] = [:]
 
   var tests: [TestInfo] = []
@@ -723,7 +726,14 @@ public final class Checker {
 
   /// See `CheckerTables.onDemandCount`.
   func onDemandCount() -> Int {
-    var count = constantDeclarations.count + formulaDeclaredReturn.filter { $0 == nil }.count
+    var count = constantDeclarations.count
+    for declared in formulaDeclaredReturn where declared == nil { count += 1 }
+    return count + (knownJurisdictionOnDemandCount ?? jurisdictionOnDemandCount())
+  }
+
+  /// The parameter definitions outside their jurisdiction's interface (`onDemandCount`'s jurisdictions' part).
+  func jurisdictionOnDemandCount() -> Int {
+    var count = 0
     for (code, declaration) in jurisdictionDeclarations {
       let members = Set(interface(for: declaration.kind)?.members.map(\.name) ?? [])
       for (_, definitions) in definitionSyntax(code) {
