@@ -333,6 +333,10 @@ struct SymbolTableBuilder {
   private var recent: [(symbol: Symbol, id: Int32)] = []
   private var recentNext = 0
   static let recentCount = 8
+  /// The jurisdictions' ids, kept apart from `recent`: the library's bodies name more jurisdictions in turn (the 13
+  /// provinces) than `recent` holds, and comparing a short code with each is cheaper than hashing the symbol.
+  private var jurisdictionIDs: [(code: String, id: Int32)] = []
+  static let jurisdictionCount = 32
 
   /// How many symbols this layer numbered.
   var count: Int { symbols.count }
@@ -347,6 +351,12 @@ struct SymbolTableBuilder {
   }
 
   mutating func id(_ symbol: Symbol) -> Int32 {
+    if case .jurisdiction(let code) = symbol {
+      for entry in jurisdictionIDs where entry.code == code { return entry.id }
+      let id = lookUp(symbol)
+      if jurisdictionIDs.count < SymbolTableBuilder.jurisdictionCount { jurisdictionIDs.append((code, id)) }
+      return id
+    }
     let repeated: Bool
     switch symbol {
     case .formula, .formulaParameter, .test: repeated = false
