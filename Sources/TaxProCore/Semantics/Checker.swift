@@ -31,9 +31,9 @@ struct LocalBinding {
 /// A body has a handful of names, so they are kept in one list, each with its name, and looked up from the newest (a
 /// name declared again replaces the earlier one, as the duplicate is reported); only a long list gets a dictionary
 /// beside it. Each binding keeps its name's length in bytes, which a lookup compares first: two names of different
-/// lengths differ (a name looked up is an identifier, ASCII, equal only to the same bytes), and comparing the strings themselves (a call into the runtime whenever they are not the same bits)
-/// is left for the names of the length sought. A lookup gives a position, so the binding is read in place rather than
-/// copied out with its name.
+/// lengths differ (a name looked up is an identifier, ASCII, equal only to the same bytes), and comparing the strings
+/// themselves (a call into the runtime whenever they are not the same bits) is left for the names of the length
+/// sought. A lookup gives a position, so the binding is read in place rather than copied out with its name.
 struct Scope {
   private var entries: [LocalBinding] = []
   /// Name → position of its newest entry, once there are more than `linearLimit` entries.
@@ -510,8 +510,9 @@ public final class Checker {
       for at in parameters.indices {
         let name = parameters[at].name.name
         let length = name.utf8.count
-        for before in 0..<at where parameters[before].name.name.utf8.count == length && parameters[before].name.name == name {
-          repeated = true
+        for before in 0..<at {
+          let earlier = parameters[before].name.name
+          if earlier.utf8.count == length && earlier == name { repeated = true }
         }
       }
     }
