@@ -77,11 +77,6 @@ struct Scope {
     @inline(__always) _read { yield entries[position] }
   }
 
-  /// The newest binding of `name`, if any.
-  func lookup(_ name: String) -> LocalBinding? {
-    position(of: name).map { entries[$0] }
-  }
-
   mutating func declare(_ name: String, type: TaxType, at span: Span, isParameter: Bool, symbol: Int32 = -1) -> Int {
     let slot = slotCount
     slotCount += 1
@@ -197,17 +192,21 @@ public final class Checker {
   /// How many formula bodies the halves checked ahead and kept (tests, measurements).
   var checkedAheadCount = 0
   /// The names every scope sees, indexed for "did you mean" once the declarations are collected (`Suggestions`).
-  lazy var globalSuggestions = SuggestionIndex(
-    Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys) + Array(predefined.keys))
+  lazy var globalSuggestions = SuggestionIndex(globalNamesSuggested)
   /// The names a call may use: formulas and built-in functions.
-  lazy var calleeSuggestions = SuggestionIndex(Array(formulaIndex.keys) + Builtin.allCases.map(\.name))
+  lazy var calleeSuggestions = SuggestionIndex(calleeNamesSuggested)
+  /// What `globalSuggestions` indexes: constants, province codes, formulas and a host's values.
+  var globalNamesSuggested: [String] {
+    Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys) + Array(predefined.keys)
+  }
+  /// What `calleeSuggestions` indexes: formulas and built-in functions.
+  var calleeNamesSuggested: [String] { Array(formulaIndex.keys) + Builtin.allCases.map(\.name) }
 
   /// Both indexes made again, of the names declared now: for a check that may have made them before every name was
   /// declared and then undid what they suggested (`Checker+Stream`).
   func makeSuggestionIndexes() {
-    globalSuggestions = SuggestionIndex(
-      Array(constantIndex.keys) + provinceCodes + Array(formulaIndex.keys) + Array(predefined.keys))
-    calleeSuggestions = SuggestionIndex(Array(formulaIndex.keys) + Builtin.allCases.map(\.name))
+    globalSuggestions = SuggestionIndex(globalNamesSuggested)
+    calleeSuggestions = SuggestionIndex(calleeNamesSuggested)
   }
 
   init(trees: [SyntaxTree], recordOccurrences: Bool) {
