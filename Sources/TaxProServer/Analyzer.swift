@@ -290,10 +290,12 @@ final class Analyzer: @unchecked Sendable {
   /// this thread by the first check that needs it when that parse does not check, and kept —
   /// (`Checker.check(_:after:)`, which checks all of them when that cannot give the same program); else all of them.
   private func check(_ trees: [SyntaxTree], library: LibraryParse?, isCancelled: @escaping () -> Bool) -> Program? {
-    guard libraryOnce, let library else { return Checker.check(trees, isCancelled: isCancelled) }
+    guard libraryOnce, let library else {
+      return Checker.check(trees, defersFormulaBodies: true, isCancelled: isCancelled)
+    }
     let libraryTrees = library.trees
     guard !libraryTrees.isEmpty, Analyzer.begin(trees, with: libraryTrees) else {
-      return Checker.check(trees, isCancelled: isCancelled)
+      return Checker.check(trees, defersFormulaBodies: true, isCancelled: isCancelled)
     }
     let checked: CheckedLibrary
     if let kept = checkedLibrary, kept.parse === library {
@@ -306,7 +308,8 @@ final class Analyzer: @unchecked Sendable {
       checkedLibrary = (library, checked)
       if timing { log("library \(made == nil ? "checked in" : "check waited for") \(clock.now - start)") }
     }
-    return Checker.check(Array(trees[libraryTrees.count...]), after: checked, isCancelled: isCancelled)
+    return Checker.check(
+      Array(trees[libraryTrees.count...]), after: checked, defersFormulaBodies: true, isCancelled: isCancelled)
   }
 
   /// Whether `trees` begin with `library`'s trees: the same files with the same names and texts (a library file

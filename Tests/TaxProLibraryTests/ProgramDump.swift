@@ -21,6 +21,17 @@ enum ProgramDump {
     return output
   }
 
+  /// A formula as queries and the evaluator read it: with its body, whether the check kept it or deferred it
+  /// (`Program.body(ofFormula:)`).
+  static func formula(_ program: Program, _ index: Int) -> String {
+    var fields = program.formulas[index].fields
+    let body = program.body(ofFormula: index)
+    fields.lets = body.lets
+    fields.result = body.result
+    fields.bodyDeferred = false
+    return text(fields)
+  }
+
   /// Everything a program holds that queries and the evaluator read, restricted to `files` where it says where it is
   /// (nil: every file).
   static func program(_ program: Program, files: Set<FileID>? = nil) -> String {
@@ -28,7 +39,9 @@ enum ProgramDump {
     var output = ""
     for tree in program.trees where files?.contains(tree.source.id) ?? true { output += self.tree(tree) }
     output += "formulas\n"
-    for formula in program.formulas where included(formula.span) { output += text(formula) }
+    for index in program.formulas.indices where included(program.formulas[index].span) {
+      output += formula(program, index)
+    }
     for (name, index) in program.formulaIndex.sorted(by: { $0.key < $1.key })
     where included(program.formulas[index].span) {
       output += "\(name) -> \(program.formulas[index].span)\n"

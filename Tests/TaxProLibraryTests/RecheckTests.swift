@@ -10,12 +10,20 @@ import TestSupport
 /// declined) is compared with a fresh check, and the next edit starts from it.
 @Suite struct RecheckTests {
   /// Applies `edits` random edits to `text` (checked with `library`); returns how many were re-checked.
-  static func run(text initial: String, library: [SyntaxTree], edits: Int, seed: UInt64) -> Int {
+  /// `defersFormulaBodies`: the programs re-checked are checked as the language server checks them, with the
+  /// formula bodies left to be checked when read, and compared with whole checks that keep them.
+  static func run(
+    text initial: String, library: [SyntaxTree], edits: Int, seed: UInt64, defersFormulaBodies: Bool = false
+  ) -> Int {
     var random = SeededGenerator(seed: seed)
     var bytes = Array(initial.utf8)
     let id = FileID(library.count + 5)
     var tree = Parser.parse(SourceFile(id: id, name: "doc.tax", bytes: bytes))
-    var program = Checker.check(library + [tree])
+    func check(_ trees: [SyntaxTree]) -> Program {
+      guard defersFormulaBodies else { return Checker.check(trees) }
+      return Checker.check(trees, defersFormulaBodies: true, isCancelled: { false }) ?? Checker.check(trees)
+    }
+    var program = check(library + [tree])
     var rechecked = 0
     for step in 0..<edits {
       var (range, replacement) = EditScenarios.edit(bytes, using: &random)
@@ -31,7 +39,7 @@ import TestSupport
       let reparse = Parser.reparse(tree, as: source, edit: EditScenarios.sent(known, tree.source, source))
       let fresh = Checker.check(library + [reparse.tree])
       guard let incremental = Checker.recheck(program, after: reparse) else {
-        program = fresh
+        program = check(library + [reparse.tree])
         tree = reparse.tree
         continue
       }

@@ -240,11 +240,12 @@ final class FormulaCode {
   }
 
   @inline(never) func compile() -> Body {
-    let formula = compiler.evaluator.program.formulas[index]
+    let program = compiler.evaluator.program
+    let checked = program.body(ofFormula: index)
     let body = Body(
-      defaults: formula.parameters.map { $0.defaultValue.map(compiler.compile) },
-      lets: formula.lets.map { ($0.slot, compiler.compile($0.value)) },
-      result: compiler.compile(formula.result))
+      defaults: program.formulas[index].parameters.map { $0.defaultValue.map(compiler.compile) },
+      lets: checked.lets.map { ($0.slot, compiler.compile($0.value)) },
+      result: compiler.compile(checked.result))
     compiled = body
     return body
   }

@@ -467,8 +467,9 @@ public final class Evaluator {
     callStack.append((formula.name, span))
     defer { callStack.removeLast() }
     recorder?.begin()
+    let body = program.body(ofFormula: index)
     do throws(RuntimeError) {
-      for step in formula.lets {
+      for step in body.lets {
         recorder?.begin()
         let value: Value
         do throws(RuntimeError) {
@@ -480,7 +481,7 @@ public final class Evaluator {
         recorder?.end(.binding(name: step.name), span: step.nameSpan, value: value)
         frame[step.slot] = value
       }
-      let result = try evaluate(formula.result, in: &frame)
+      let result = try evaluate(body.result, in: &frame)
       recorder?.end(.formula(name: formula.name, arguments: argumentValues), span: span, value: result)
       return result
     } catch {

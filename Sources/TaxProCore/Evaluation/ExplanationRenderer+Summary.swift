@@ -7,8 +7,8 @@ extension ExplanationRenderer {
       output.line(style("Inputs:", .note) + " " + inputs, depth: 1)
     }
     for child in root.children { renderNode(child, depth: 1, readable: readable, into: &output) }
-    if case .formula(let name) = root.kind, let formula = program.formula(named: name),
-      let words = readable.describeIfSimple(formula.result)
+    if case .formula(let name) = root.kind, let body = program.body(ofFormulaNamed: name),
+      let words = readable.describeIfSimple(body.result)
     {
       output.line("result: " + words + " = " + style(formatted(root.value), .emphasis), depth: 1)
     }
@@ -90,9 +90,7 @@ extension ExplanationRenderer {
 
   /// A `let`'s expression in words, when it says it simply.
   func letWords(_ span: Span, readable: ReadableText) -> String? {
-    for formula in program.formulas where formula.span.file == span.file {
-      if let step = formula.lets.first(where: { $0.nameSpan == span }) { return readable.describeIfSimple(step.value) }
-    }
+    if let step = program.letStep(namedAt: span) { return readable.describeIfSimple(step.value) }
     return nil
   }
 

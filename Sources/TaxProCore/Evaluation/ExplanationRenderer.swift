@@ -245,7 +245,9 @@ public struct ExplanationRenderer {
     render(Array(step.children.prefix(bindingCount)), depth: depth + 1, context: &context, into: &output)
     let resultSteps = Array(step.children.dropFirst(bindingCount))
     guard !resultSteps.isEmpty else { return }
-    if let formula, let excerpt = excerpt(formula.result.span), bindingCount > 0 || resultSteps.count > 1 {
+    if let body = program.body(ofFormulaNamed: name), let excerpt = excerpt(body.result.span),
+      bindingCount > 0 || resultSteps.count > 1
+    {
       output.line("result: " + excerpt, depth: depth + 1)
       render(resultSteps, depth: depth + 2, context: &context, into: &output)
     } else {
@@ -549,9 +551,7 @@ public struct ExplanationRenderer {
 
   /// The source of a `let` whose name is at `span`, on one line, when it is short enough to read inline.
   func letSource(_ span: Span) -> String? {
-    for formula in program.formulas where formula.span.file == span.file {
-      if let step = formula.lets.first(where: { $0.nameSpan == span }) { return excerpt(step.value.span) }
-    }
+    if let step = program.letStep(namedAt: span) { return excerpt(step.value.span) }
     for test in program.tests where test.span.file == span.file {
       for case .binding(let step) in test.steps where step.nameSpan == span { return excerpt(step.value.span) }
     }

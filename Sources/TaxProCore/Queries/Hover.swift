@@ -166,9 +166,7 @@ public enum Hover {
 
   /// The type of the `let` declared at `definition`.
   static func localType(_ definition: Span, program: Program) -> TaxType? {
-    for formula in program.formulas where formula.span.file == definition.file && formula.span.contains(definition.start) {
-      if let step = formula.lets.first(where: { $0.nameSpan == definition }) { return step.value.type }
-    }
+    if let step = program.letStep(namedAt: definition) { return step.value.type }
     for test in program.tests where test.span.file == definition.file && test.span.contains(definition.start) {
       for step in test.steps {
         if case .binding(let binding) = step, binding.nameSpan == definition { return binding.value.type }

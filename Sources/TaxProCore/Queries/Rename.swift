@@ -93,8 +93,8 @@ public enum Rename {
       if globals.contains(newName) { return taken("defined") }
     case .formulaParameter(let formulaName, _):
       if globals.contains(newName) { return taken("a global name that this formula could no longer reach") }
-      if let formula = program.formula(named: formulaName) {
-        let names = Set(formula.parameters.map(\.name) + formula.lets.map(\.name))
+      if let formula = program.formula(named: formulaName), let body = program.body(ofFormulaNamed: formulaName) {
+        let names = Set(formula.parameters.map(\.name) + body.lets.map(\.name))
         if names.contains(newName) { return taken("a name in '\(formulaName)'") }
       }
     case .local(_, let definition):
@@ -112,8 +112,10 @@ public enum Rename {
 
   /// The parameter and `let` names of the formula or test holding `span`.
   static func localNames(around span: Span, program: Program) -> Set<String> {
-    for formula in program.formulas where formula.span.file == span.file && formula.span.contains(span.start) {
-      return Set(formula.parameters.map(\.name) + formula.lets.map(\.name))
+    for index in program.formulas.indices {
+      let formula = program.formulas[index]
+      guard formula.span.file == span.file && formula.span.contains(span.start) else { continue }
+      return Set(formula.parameters.map(\.name) + program.body(ofFormula: index).lets.map(\.name))
     }
     for test in program.tests where test.span.file == span.file && test.span.contains(span.start) {
       return Set(

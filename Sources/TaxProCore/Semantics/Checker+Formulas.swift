@@ -40,9 +40,11 @@ extension Checker {
     if adoptPrechecked(index) { return }
     formulaStates[index] = .inProgress
     inferenceDepth += 1
+    let left = leaveDeferredBody()
     defer {
       inferenceDepth -= 1
       formulaStates[index] = .done
+      reenterDeferredBody(left)
     }
     let declaration = formulaDeclarations[index]
     let errorsBefore = diagnostics.count
@@ -112,12 +114,19 @@ extension Checker {
     if let annotation = declaration.returnType, let declared = formulaDeclaredReturn[index], declared != .error {
       record(annotation.span, .type(declared))
     }
-    let lets = checkLets(declaration.lets, in: &scope, keepingSteps: makesParameters)
+    // A deferred body's steps and result are checked for their types and diagnostics alone (its steps made only for
+    // a `## parts:` line).
+    let defersBody = defersFormulaBodies && keepsBodies
+    if defersBody { enterDeferredBody() }
+    let lets = checkLets(
+      declaration.lets, in: &scope, keepingSteps: defersBody ? partsLine != nil : makesParameters)
     if let identity = partsLine {
       checkPartsLine(
         identity, formula: name.name, at: documentation.span ?? name.span, parameters: parameters, lets: lets)
     }
     let result = check(declaration.result, in: &scope)
+    if defersBody { _ = leaveDeferredBody() }
+    let keepsBody = keepsBodies && !defersBody
     var returnType = result.type
     if let declared = formulaDeclaredReturn[index] {
       if declared != .error && result.type != .error && result.type != declared {
@@ -140,9 +149,9 @@ extension Checker {
       FormulaInfo(.init(
         name: name.name, nameSpan: name.span, documentation: documentation,
         parameters: keepsBodies ? parameters : [], returnType: returnType,
-        returnTypeDeclared: formulaDeclaredReturn[index] != nil, lets: keepsBodies ? lets : [],
-        result: keepsBodies ? result : .invalid(result.span), slotCount: scope.slotCount, span: declaration.span,
-        hasErrors: hasErrors)))
+        returnTypeDeclared: formulaDeclaredReturn[index] != nil, lets: keepsBody ? lets : [],
+        result: keepsBody ? result : .invalid(result.span), slotCount: scope.slotCount, span: declaration.span,
+        hasErrors: hasErrors, bodyDeferred: defersBody)))
   }
 
   /// A `## parts:` line (`Breakdown.identityNames`) names Money `let` steps of its formula, and a Money step or input
@@ -213,9 +222,11 @@ extension Checker {
     guard constantState(index) == .pending else { return }
     constantStates[index] = .inProgress
     inferenceDepth += 1
+    let left = leaveDeferredBody()
     defer {
       inferenceDepth -= 1
       constantStates[index] = .done
+      reenterDeferredBody(left)
     }
     let declaration = constantDeclarations[index]
     var scope = Scope(owner: .constant(index))
@@ -235,6 +246,8 @@ extension Checker {
   }
 
   func checkTest(_ test: TestDeclaration) {
+    let left = leaveDeferredBody()
+    defer { reenterDeferredBody(left) }
     let errorsBefore = diagnostics.count
     record(test.nameSpan, .test(test.name), definition: true)
     var scope = Scope()

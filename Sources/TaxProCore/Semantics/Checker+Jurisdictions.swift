@@ -56,9 +56,11 @@ extension Checker {
     }
     definitionStates[key] = .inProgress
     inferenceDepth += 1
+    let left = leaveDeferredBody()
     defer {
       inferenceDepth -= 1
       definitionStates[key] = .done
+      reenterDeferredBody(left)
     }
     var scope = Scope(owner: .parameter(jurisdiction: code, name: name))
     var value = check(syntax.value, in: &scope)

@@ -105,12 +105,18 @@ public final class CheckedLibrary: @unchecked Sendable {
 extension Checker {
   /// The program `check(library.trees + documents, isCancelled:)` makes, made by checking only the documents on top
   /// of the library's check when `library.admits(documents)`, else by that whole check. Nil when abandoned.
+  /// `defersFormulaBodies`: the documents' formulas' steps and results are checked when first read
+  /// (`Program.body(ofFormula:)`), the library's kept as its check kept them.
   public static func check(
-    _ documents: [SyntaxTree], after library: CheckedLibrary, isCancelled: @escaping () -> Bool
+    _ documents: [SyntaxTree], after library: CheckedLibrary, defersFormulaBodies: Bool = false,
+    isCancelled: @escaping () -> Bool
   ) -> Program? {
     if documents.isEmpty { return library.alone }
-    guard library.admits(documents) else { return check(library.trees + documents, isCancelled: isCancelled) }
+    guard library.admits(documents) else {
+      return check(library.trees + documents, defersFormulaBodies: defersFormulaBodies, isCancelled: isCancelled)
+    }
     let checker = Checker(continuing: library.checker)
+    checker.defersFormulaBodies = defersFormulaBodies
     checker.isCancelled = isCancelled
     let program = checker.checkDocuments(documents, after: library)
     return checker.cancelled ? nil : program

@@ -39,6 +39,7 @@ extension Checker {
     self.init(trees: [], recordOccurrences: main.recordOccurrences)
     speculative = true
     keepsBodies = main.keepsBodies
+    defersFormulaBodies = main.defersFormulaBodies
     sources = main.sources
     formulaDeclarations = main.formulaDeclarations
     formulaIndex = main.formulaIndex
@@ -207,40 +208,10 @@ private final class CheckAheadResult {
 /// Tells the half on the second thread that the check was abandoned: set by the half on the caller's thread (which
 /// may ask the caller), read by both, under a lock.
 final class StopFlag {
-  #if canImport(Glibc)
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  #endif
+  private let lock = PlainLock()
   private var value = false
 
-  init() {
-    #if canImport(Glibc)
-      mutex = .allocate(capacity: 1)
-      pthread_mutex_init(mutex, nil)
-    #endif
-  }
+  func set() { lock.withLock { value = true } }
 
-  deinit {
-    #if canImport(Glibc)
-      pthread_mutex_destroy(mutex)
-      mutex.deallocate()
-    #endif
-  }
-
-  func set() {
-    #if canImport(Glibc)
-      pthread_mutex_lock(mutex)
-      value = true
-      pthread_mutex_unlock(mutex)
-    #else
-      value = true
-    #endif
-  }
-
-  var isSet: Bool {
-    #if canImport(Glibc)
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
-    #endif
-    return value
-  }
+  var isSet: Bool { lock.withLock { value } }
 }

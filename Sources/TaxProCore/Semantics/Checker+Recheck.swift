@@ -111,6 +111,7 @@ extension Checker {
 
     // Check the changed declarations against the rest, as the whole check would.
     let checker = Checker(program: program, predefined: [:], recordOccurrences: true)
+    checker.defersFormulaBodies = tables.defersFormulaBodies
     checker.sources[file] = tree.source
     checker.formulaDeclarations = formulaDeclarations
     checker.constantDeclarations = constantDeclarations

@@ -136,6 +136,14 @@ public final class Checker {
   /// Whether literals are built although bodies are not kept: while a bracket table's threshold is checked, whose
   /// literal amount the table compares with the row before's (`Checker.literal`).
   @exclusivity(unchecked) var keepsLiterals = false
+  /// Whether a formula's checked steps and result are left out of the program, to be checked again from its syntax
+  /// when first read (`Program.body(ofFormula:)`): the language server's check, whose queries read the bodies of a
+  /// few formulas at a time, while making and freeing every typed node of a document cost a tenth of its open.
+  /// Its signature, parameters included, is kept as ever.
+  @exclusivity(unchecked) var defersFormulaBodies = false
+  /// Whether the body being checked is one whose nodes are not kept (`defersFormulaBodies`; `keepsBodies` is off
+  /// meanwhile): a declaration checked on demand inside it keeps its own (`leaveDeferredBody`).
+  @exclusivity(unchecked) var insideDeferredBody = false
 
   @exclusivity(unchecked) var formulaDeclarations: [FormulaDeclaration] = []
   @exclusivity(unchecked) var formulaIndex: [String: Int] = [:]
@@ -261,18 +269,26 @@ public final class Checker {
 
   /// `check`, abandoned (nil) as soon as `isCancelled` says so: asked between declarations, it lets the language
   /// server drop the check of a version of the workspace that an edit has already replaced.
+  ///
+  /// `defersFormulaBodies`: the formulas' steps and results are left out of the program and checked when first read
+  /// (`Program.body(ofFormula:)`).
   public static func check(
-    _ trees: [SyntaxTree], recordOccurrences: Bool = true, isCancelled: @escaping () -> Bool
+    _ trees: [SyntaxTree], recordOccurrences: Bool = true, defersFormulaBodies: Bool = false,
+    isCancelled: @escaping () -> Bool
   ) -> Program? {
-    check(trees, recordOccurrences: recordOccurrences, parallelThreshold: parallelThreshold, isCancelled: isCancelled)
+    check(
+      trees, recordOccurrences: recordOccurrences, parallelThreshold: parallelThreshold,
+      defersFormulaBodies: defersFormulaBodies, isCancelled: isCancelled)
   }
 
   /// The cancellable `check` with its threshold for checking bodies in two halves (tests).
   static func check(
-    _ trees: [SyntaxTree], recordOccurrences: Bool = true, parallelThreshold: Int, isCancelled: @escaping () -> Bool
+    _ trees: [SyntaxTree], recordOccurrences: Bool = true, parallelThreshold: Int, defersFormulaBodies: Bool = false,
+    isCancelled: @escaping () -> Bool
   ) -> Program? {
     let checker = Checker(trees: trees, recordOccurrences: recordOccurrences)
     checker.parallelThreshold = parallelThreshold
+    checker.defersFormulaBodies = defersFormulaBodies
     checker.isCancelled = isCancelled
     let program = checker.run()
     return checker.cancelled ? nil : program
@@ -315,6 +331,7 @@ public final class Checker {
     parameterSymbolRepeats = base.parameterSymbolRepeats
     keepsBodies = base.keepsBodies
     keepsLiterals = base.keepsLiterals
+    defersFormulaBodies = base.defersFormulaBodies
     formulaDeclarations = base.formulaDeclarations
     formulaIndex = base.formulaIndex
     formulaParameterTypes = base.formulaParameterTypes
@@ -721,7 +738,7 @@ public final class Checker {
         formulaDeclaredReturn: formulaDeclaredReturn, constantDeclarations: constantDeclarations,
         jurisdictionDeclarations: jurisdictionDeclarations, predefined: predefined, checkDiagnostics: checkDiagnostics,
         formulaEdges: formulaEdges, constantEdges: constantEdges, parameterEdges: parameterEdges,
-        onDemandCount: onDemandCount()))
+        onDemandCount: onDemandCount(), defersFormulaBodies: defersFormulaBodies))
   }
 
   /// See `CheckerTables.onDemandCount`.

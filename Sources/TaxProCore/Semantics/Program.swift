@@ -97,6 +97,15 @@ public struct FormulaFields: Sendable {
   public var span: Span
   /// Whether the formula has errors (calling it is refused).
   public var hasErrors: Bool
+  /// Whether `lets` and `result` were left out (`Checker.defersFormulaBodies`): `Program.body(ofFormula:)` checks
+  /// them again when first asked.
+  public var bodyDeferred = false
+}
+
+/// A formula's checked steps and result.
+public struct FormulaBody: Sendable {
+  public var lets: [LetStep]
+  public var result: TypedExpression
 }
 
 extension FormulaInfo {
@@ -467,6 +476,8 @@ public final class Program: Sendable {
   let tables: CheckerTables
   /// Every year some jurisdiction has figures for, ascending.
   public let years: [Int]
+  /// The deferred formula bodies checked so far (`body(ofFormula:)`).
+  let deferredBodies = FormulaBodyCache()
 
   init(
     sources: [FileID: SourceFile], trees: [SyntaxTree], formulas: [FormulaInfo], formulaIndex: [String: Int],
@@ -519,6 +530,8 @@ struct CheckerTables: Sendable {
   /// How many declarations are checked on demand when first used (constants, formulas without a written result
   /// type, parameters outside the interfaces): a chain of them is at most this long.
   var onDemandCount = 0
+  /// Whether the check deferred formula bodies (`Checker.defersFormulaBodies`): a re-check does too.
+  var defersFormulaBodies = false
 }
 
 extension Program {
