@@ -66,9 +66,18 @@ import TestSupport
     let files = sources(texts)
     let whole = onLargeStack { Checker.diagnostics(of: library.trees + files.map { Parser.parse($0) }) }
     let stream = onLargeStack {
-      Checker.streamedCheck(library: library, sources: files, pieceThreshold: 1, pieceLength: pieceLength)
+      Checker.streamedCheck(
+        library: library, sources: files, pieceThreshold: 1, pieceLength: pieceLength, pipelined: false)
     }
     #expect(stream.diagnostics.map(ProgramDump.text) == whole.map(ProgramDump.text), "\(context)")
+    // Parsed on a second thread while this one checks: the same diagnostics, streamed or given up the same.
+    let pipelined = onLargeStack {
+      Checker.streamedCheck(
+        library: library, sources: files, pieceThreshold: 1, pieceLength: pieceLength, pipelined: true)
+    }
+    #expect(pipelined.diagnostics.map(ProgramDump.text) == whole.map(ProgramDump.text), "pipelined, \(context)")
+    #expect(pipelined.streamed == stream.streamed, "pipelined, \(context)")
+    #expect(pipelined.checkedAsParsed == stream.checkedAsParsed, "pipelined, \(context)")
     return (stream.streamed, stream.checkedAsParsed)
   }
 
@@ -308,6 +317,33 @@ import TestSupport
     let text = (0..<450).map { "formula f\($0)(x: Money) =\n  x * 2\n" }.joined()
     let result = Self.compare([text], library: Self.checkedSmallLibrary, pieceLength: 500, "inferred")
     #expect(!result.streamed)
+  }
+
+  @Test func givingUpMidFileStopsTheParsingThread() {
+    // Many small pieces, and a jurisdiction a few pieces in: the checker gives up there, the parse stops soon after.
+    let formulas = EditScenarios.formulas(300)
+    let jurisdiction = "province ZZ \"Zed\" {\n  year 2025 {\n    income_tax = 5\n  }\n}\n"
+    let cut = formulas.index(formulas.startIndex, offsetBy: 600)
+    let line = formulas[cut...].firstIndex(of: "\n").map { formulas.index(after: $0) } ?? formulas.endIndex
+    let text = String(formulas[..<line]) + jurisdiction + String(formulas[line...])
+    for pieceLength in [1, 50, 400] {
+      let result = Self.compare([text], library: Self.checkedSmallLibrary, pieceLength: pieceLength, "\(pieceLength)")
+      #expect(!result.streamed, "\(pieceLength)")
+    }
+    let source = Self.sources([text])[0]
+    let handed = onLargeStack { () -> Int? in
+      guard let stream = StreamCheck(library: Self.checkedSmallLibrary) else { return nil }
+      stream.checker.sources[source.id] = source
+      guard let outcome = stream.takePipelined(source, pieceLength: 1) else { return nil }
+      outcome.thread.join()
+      #expect(!stream.streams && outcome.taken && outcome.parsed == nil)
+      return outcome.handOver.result.handed
+    }
+    // A few pieces before the jurisdiction's, of more than 300 (one a formula): the parse went at most a few pieces
+    // past it (one queued, one being parsed).
+    let pieces = text.components(separatedBy: "\nformula ").count
+    #expect(pieces > 300)
+    if let handed { #expect(handed < 20, "\(handed) of \(pieces) pieces parsed") } else { Issue.record("no thread") }
   }
 
   @Test func withTheStandardLibrary() throws {

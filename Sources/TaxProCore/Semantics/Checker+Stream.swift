@@ -41,11 +41,15 @@ extension Checker {
   static let streamPieceLength = 1 << 18
 
   /// `streamedDiagnostics` with the piece sizes given (tests), and whether it streamed (false: checked whole).
+  /// With `pipelined` (the default where there is a second core), each source cut into pieces is parsed on a second
+  /// thread while this one checks (`Checker+Pipeline`).
   static func streamedCheck(
-    library: CheckedLibrary, sources: [SourceFile], pieceThreshold: Int, pieceLength: Int
+    library: CheckedLibrary, sources: [SourceFile], pieceThreshold: Int, pieceLength: Int,
+    pipelined: Bool = Checker.hasSecondCore
   ) -> (diagnostics: [Diagnostic], streamed: Bool, checkedAsParsed: Int) {
     if let stream = StreamCheck(library: library),
-      let diagnostics = stream.run(sources, pieceThreshold: pieceThreshold, pieceLength: pieceLength)
+      let diagnostics = stream.run(
+        sources, pieceThreshold: pieceThreshold, pieceLength: pieceLength, pipelined: pipelined)
     {
       return (diagnostics, true, stream.checkedAsParsed)
     }
@@ -86,18 +90,33 @@ final class StreamCheck {
   }
 
   /// The diagnostics, or nil when the stream gave up.
-  func run(_ sources: [SourceFile], pieceThreshold: Int, pieceLength: Int) -> [Diagnostic]? {
+  /// With `pipelined`, a source cut into pieces is parsed on a second thread while this one checks
+  /// (`Checker+Pipeline`).
+  func run(_ sources: [SourceFile], pieceThreshold: Int, pieceLength: Int, pipelined: Bool) -> [Diagnostic]? {
     let libraryFiles = Set(library.trees.map(\.source.id))
+    // The last pipelined parse's thread, freeing the syntax of the pieces checked last: joined before the next one
+    // starts, and at the end, once the check is finished.
+    var parsing: SecondThread<Void>? = nil
+    defer { parsing?.join() }
     for source in sources {
       guard !libraryFiles.contains(source.id) else { return nil }
       checker.sources[source.id] = source
       if source.bytes.count >= pieceThreshold {
+        parsing?.join()
+        parsing = nil
         var taken = false
-        // A piece that makes the stream give up ends the parse: the files are then parsed and checked whole.
-        let parsed = Parser.forEachPiece(source, mode: .file, pieceLength: pieceLength) { declarations in
-          taken = true
-          take(declarations, of: source)
-          return streams
+        var parsed: Parser.PiecesParsed?
+        if pipelined, let outcome = takePipelined(source, pieceLength: pieceLength) {
+          (parsed, taken, parsing, _) = outcome
+          // The checker gave up: the parse stopped at its next piece.
+          guard streams else { return nil }
+        } else {
+          // A piece that makes the stream give up ends the parse: the files are then parsed and checked whole.
+          parsed = Parser.forEachPiece(source, mode: .file, pieceLength: pieceLength) { declarations in
+            taken = true
+            take(declarations, of: source)
+            return streams
+          }
         }
         if let parsed {
           parseDiagnostics += parsed.lexerDiagnostics

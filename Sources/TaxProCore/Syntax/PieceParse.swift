@@ -30,7 +30,7 @@ extension Parser {
   }
 
   /// What `forEachPiece` gives besides the declarations: the rest of the tree `parseInPieces` makes.
-  struct PiecesParsed {
+  struct PiecesParsed: Sendable {
     var comments: [Comment]
     var lexerDiagnostics: [Diagnostic]
     var parserDiagnostics: [Diagnostic]
