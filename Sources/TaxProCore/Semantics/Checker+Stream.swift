@@ -51,7 +51,11 @@ extension Checker {
       let diagnostics = stream.run(
         sources, pieceThreshold: pieceThreshold, pieceLength: pieceLength, pipelined: pipelined)
     {
-      return (diagnostics, true, stream.checkedAsParsed)
+      let checkedAsParsed = stream.checkedAsParsed
+      // Its tables, a signature and a checked formula for each formula of the files, are freed on a thread of their
+      // own when a file was parsed on one: the caller does not wait for that.
+      if stream.parsedBeside { StreamCheck.releaseBeside(stream) }
+      return (diagnostics, true, checkedAsParsed)
     }
     let trees = sources.map { Parser.parse($0, mode: .file, pieceThreshold: pieceThreshold, pieceLength: pieceLength) }
     return (diagnostics(of: library.trees + trees), false, 0)
@@ -77,6 +81,10 @@ final class StreamCheck {
   var streams = true
   /// How many bodies were checked as their piece was parsed (tests).
   var checkedAsParsed = 0
+  /// Whether a file was parsed on a second thread (`takePipelined`).
+  var parsedBeside = false
+  /// The file cut into pieces whose first piece sizes the tables (`take`).
+  var sizesForSource: FileID?
 
   init?(library: CheckedLibrary) {
     guard library.isReusable else { return nil }
@@ -104,10 +112,12 @@ final class StreamCheck {
       if source.bytes.count >= pieceThreshold {
         parsing?.join()
         parsing = nil
+        sizesForSource = source.id
         var taken = false
         var parsed: Parser.PiecesParsed?
         if pipelined, let outcome = takePipelined(source, pieceLength: pieceLength) {
           (parsed, taken, parsing, _) = outcome
+          parsedBeside = true
           // The checker gave up: the parse stopped at its next piece.
           guard streams else { return nil }
         } else {
@@ -151,6 +161,13 @@ final class StreamCheck {
     if onDemand + library.uncheckedAfterFormulas + 1 >= Checker.maximumInferenceDepth { streams = false }
     guard streams else { return }
     reserve(room: declarations.count)
+    if let end = declarations.last?.span.end, sizesForSource == source.id {
+      // The first piece of a file cut into pieces: room for as many declarations as the file holds at the piece's
+      // density (at most one per 16 bytes), so that the tables are not grown and rehashed again and again.
+      sizesForSource = nil
+      let expected = min(declarations.count * source.bytes.count / max(1, end) * 9 / 8, source.bytes.count / 16)
+      reserve(room: expected)
+    }
     let before = checker.formulaDeclarations.count
     checker.collect(
       CollectionOfOne(
