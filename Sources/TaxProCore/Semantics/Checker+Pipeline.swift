@@ -9,6 +9,14 @@
 // The checker takes the pieces in order, each as the serial stream takes it, so the diagnostics are the serial
 // stream's. At most `Checker.streamQueuedPieces` parsed pieces wait for the checker: the parsing thread waits for
 // room (freeing what was handed back meanwhile), and stops at its next piece when the checker gives up.
+//
+// The syntax is freed where it was made: freed on the checking thread instead, its chunks went to that thread's cache
+// of free chunks, where the parse could not reuse them, and `check` of 100,000 formulas took 2.0–2.2 s against
+// 1.1–1.3 s, with a peak of 259 MiB against 205 MiB. The two threads share every node of the syntax (made on one,
+// read and counted on the other, freed on the first), which costs: the two threads take 50–60% more CPU time than the
+// serial stream (see `Checker.streamPieceLength`). The per-thread cache of free chunks matters more than serially:
+// with glibc's default of 7 chunks per size (`GLIBC_TUNABLES=glibc.malloc.tcache_count=7`, which `taxpro` does not
+// override) the pipelined check took 2.0–2.2 s against 1.0–1.1 s with the 65,535 `taxpro check` asks for.
 extension Checker {
   /// How many parsed pieces may wait for the checker while it checks one and the parsing thread parses the next.
   static let streamQueuedPieces = 1

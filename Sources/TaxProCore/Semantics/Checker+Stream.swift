@@ -35,9 +35,12 @@ extension Checker {
   /// the next is parsed, and the next reuses that memory while it is still in the cache. `check` of 100,000
   /// formulas, runs interleaved on a quiet moment of a shared machine: 1.27–1.35 s with pieces of 256 KiB (peak 198
   /// MiB), 1.4–2.0 s with pieces of 1 MiB (211 MiB); the whole file's syntax kept, 1.20–1.37 s (409 MiB).
-  /// Checking each piece on a second thread while this one parsed the next (the piece joined, then its syntax released
-  /// on the parsing thread, which reuses it) was tried and not kept: measured with the machine's two cores busy with
-  /// other work, it got no more than one core's time and was no faster (2.6–2.9 s against 2.5–2.6 s serially).
+  /// Where there is a second core the pieces are parsed on it while this thread checks (`Checker+Pipeline`). Measured
+  /// on the 2-core machine, each run started when both cores were idle and kept only if other processes used under 5%
+  /// of a core meanwhile (`check` of 100,000 formulas, 3 sets of 5–7 runs interleaved with the serial stream): 1.01–1.04
+  /// s at best and 1.08–1.21 s in the median, against 1.06–1.17 s and 1.11–1.66 s serially, for 1.6–1.8 s of CPU time
+  /// against 1.1–1.2 s (peak 200 MiB against 194 MiB). Pieces of 64 KiB, 128 KiB or 1 MiB, or two queued, were no
+  /// better. With one core busy with other work the pipeline is no faster (1.67–1.82 s against 1.69–1.73 s).
   static let streamPieceLength = 1 << 18
 
   /// `streamedDiagnostics` with the piece sizes given (tests), and whether it streamed (false: checked whole).
