@@ -37,9 +37,10 @@ extension Checker {
   /// MiB), 1.4–2.0 s with pieces of 1 MiB (211 MiB); the whole file's syntax kept, 1.20–1.37 s (409 MiB).
   /// Where there is a second core the pieces are parsed on it while this thread checks (`Checker+Pipeline`). Measured
   /// on the 2-core machine, each run started when both cores were idle and kept only if other processes used under 5%
-  /// of a core meanwhile (`check` of 100,000 formulas, 3 sets of 5–7 runs interleaved with the serial stream): 1.01–1.04
-  /// s at best and 1.08–1.21 s in the median, against 1.06–1.17 s and 1.11–1.66 s serially, for 1.6–1.8 s of CPU time
-  /// against 1.1–1.2 s (peak 200 MiB against 194 MiB). Pieces of 64 KiB, 128 KiB or 1 MiB, or two queued, were no
+  /// of a core meanwhile (`check` of 100,000 formulas, 4 sets of 5–7 runs interleaved with the serial stream): 0.91–1.04
+  /// s at best and 1.08–1.21 s in the median, against 1.06–1.17 s and 1.11–1.66 s serially, for 1.5–1.8 s of CPU time
+  /// against 1.1–1.2 s (peak 200 MiB against 194 MiB); 10,000 formulas, 0.108 s and 0.138 s against 0.105 s and 0.165
+  /// s. Pieces of 64 KiB, 128 KiB or 1 MiB, or two queued, were no
   /// better. With one core busy with other work the pipeline is no faster (1.67–1.82 s against 1.69–1.73 s).
   static let streamPieceLength = 1 << 18
 
