@@ -96,22 +96,25 @@ public struct Parser {
   }
 
   // MARK: Token access
+  //
+  // The small questions below are asked of every token, from `mutating` methods: always inlined, as a call of a
+  // non-mutating method from one passes it a copy of the whole parser (192 bytes, a `memcpy` a call: 40 a formula).
 
-  var current: Token { tokens[position] }
-  var kind: TokenKind { tokens[position].kind }
+  var current: Token { @inline(__always) get { tokens[position] } }
+  var kind: TokenKind { @inline(__always) get { tokens[position].kind } }
 
-  func peekKind(_ offset: Int) -> TokenKind {
+  @inline(__always) func peekKind(_ offset: Int) -> TokenKind {
     let index = position + offset
     return index < tokens.count ? tokens[index].kind : .endOfFile
   }
 
-  func at(_ kind: TokenKind) -> Bool { tokens[position].kind == kind }
+  @inline(__always) func at(_ kind: TokenKind) -> Bool { tokens[position].kind == kind }
 
   /// The current token's kind, with a contextual keyword recognised where it starts its construct: `province XX`,
   /// `parameters Name {`, `test "…"`, `year 2025`.
-  var declarationKind: TokenKind { contextualKind(at: position) }
+  var declarationKind: TokenKind { @inline(__always) get { contextualKind(at: position) } }
 
-  func contextualKind(at index: Int) -> TokenKind {
+  @inline(__always) func contextualKind(at index: Int) -> TokenKind {
     let token = tokens[index]
     // `federal.credit_rate * $100` starts an expression; only `federal "Canada" {` declares the jurisdiction.
     if token.kind == .kwFederal, index + 1 < tokens.count, tokens[index + 1].kind == .dot { return .identifier }
@@ -145,7 +148,9 @@ public struct Parser {
     return token
   }
 
-  func span(_ token: Token) -> Span { Span(file: source.id, start: Int(token.start), end: Int(token.end)) }
+  @inline(__always) func span(_ token: Token) -> Span {
+    Span(file: source.id, start: Int(token.start), end: Int(token.end))
+  }
 
   /// The token's bytes as a string, read through a buffer pointer: names are read this way by the hundred thousand,
   /// and an array slice of each cost a retain and a release more.
@@ -168,7 +173,7 @@ public struct Parser {
 
   /// The span of the previous token (the end of what was just parsed).
   var previousSpan: Span {
-    position > 0 ? span(tokens[position - 1]) : span(tokens[0])
+    @inline(__always) get { position > 0 ? span(tokens[position - 1]) : span(tokens[0]) }
   }
 
   func describe(_ token: Token) -> String {
@@ -239,7 +244,10 @@ public struct Parser {
   /// How many items the list that starts at the current token holds (one more than its commas outside nested brackets),
   /// when its `)` comes within a few tokens; nil otherwise. Arguments and parameters are gathered in arrays of that
   /// capacity: growing each from one element to four cost more than parsing a short call.
-  func listLength() -> Int? {
+  @inline(__always) func listLength() -> Int? { Parser.listLength(in: tokens, from: position) }
+
+  /// `listLength` of the list from `position` in `tokens`: static, so that the parser is not copied to ask it.
+  static func listLength(in tokens: [Token], from position: Int) -> Int? {
     var index = position
     var depth = 0
     var commas = 0
@@ -261,7 +269,7 @@ public struct Parser {
 
   /// True at the end of a line, a block or the input: a statement may end here.
   var atStatementBoundary: Bool {
-    at(.newline) || at(.rightBrace) || at(.endOfFile)
+    @inline(__always) get { at(.newline) || at(.rightBrace) || at(.endOfFile) }
   }
 
   mutating func skipNewlines() {
@@ -324,11 +332,13 @@ public struct Parser {
   /// open brackets there, `StatementEnds`): whatever error came before, the declarations after it are parsed
   /// as if it were not there.
   var atNextDeclaration: Bool {
-    guard current.startsLine && current.column == 0 else { return false }
-    switch declarationKind {
-    case .kwFormula, .kwLet, .kwTest, .kwParameters, .kwProvince: return true
-    case .kwFederal: return peekKind(1) == .string || peekKind(1) == .leftBrace
-    default: return false
+    @inline(__always) get {
+      guard current.startsLine && current.column == 0 else { return false }
+      switch declarationKind {
+      case .kwFormula, .kwLet, .kwTest, .kwParameters, .kwProvince: return true
+      case .kwFederal: return peekKind(1) == .string || peekKind(1) == .leftBrace
+      default: return false
+      }
     }
   }
 
