@@ -122,9 +122,27 @@ public struct Lexer {
   /// Lexes from `index` to `end` (the whole source unless a re-parse asks for some lines).
   mutating func run(upTo end: Int? = nil) {
     let limit = end ?? bytes.count
-    // Formula files have about one token per five bytes; reserving more than that costs only address space, while
-    // growing the buffer would copy every token made so far.
-    made.reserve(max(0, limit - index) / 3 + 16)
+    // Formula files have about one token per five bytes; reserving more than that costs only address space (pages
+    // never written are never given memory), while growing the buffer would copy every token made so far. The tokens
+    // are made in place, in the array's own storage, rather than copied into it at the end (a copy of 4.6 bytes of
+    // tokens per byte of source); only a source with more tokens than that spills into a buffer of its own.
+    var spilled = false
+    let array = [Token](unsafeUninitializedCapacity: max(0, limit - index) / 3 + 16) { buffer, count in
+      made = TokenBuffer(in: buffer)
+      lexAll(limit)
+      if made.ownsStorage {
+        spilled = true
+        count = 0
+      } else {
+        count = made.count
+      }
+    }
+    tokens = spilled ? made.array() : array
+    made.free()
+  }
+
+  /// `run`'s work, the tokens going to `made`.
+  mutating func lexAll(_ limit: Int) {
     // Skip a byte-order mark.
     if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     // Token offsets are 32-bit: a source of 2 GiB or more is read up to there.
@@ -140,8 +158,6 @@ public struct Lexer {
         kind: .endOfFile, start: Int32(clamping: limit), end: Int32(clamping: limit),
         column: Int32(clamping: index - lineStart), startsLine: true, lineIndent: 0),
       to: &made)
-    tokens = made.array()
-    made.free()
   }
 
   /// The loop of `run` over the source's bytes (`buffer`, `limit` at most its count): line breaks, spaces, names,
@@ -664,22 +680,34 @@ struct StatementEnds {
 }
 
 /// The lexer's tokens while it makes them: a buffer it appends to without the checks an array's append makes for each
-/// token (that the array is not shared, and has room), which were a fifth of the lexer's work. `Lexer.run` makes the
-/// array of them once at the end and frees the buffer.
+/// token (that the array is not shared, and has room), which were a fifth of the lexer's work. `Lexer.run` gives it
+/// the uninitialized storage of the array the tokens end in; when that is full, the tokens move to storage of the
+/// buffer's own (`ownsStorage`), which `Lexer.run` makes the array of at the end and frees.
 struct TokenBuffer {
   var base: UnsafeMutablePointer<Token>? = nil
   var count = 0
   var capacity = 0
+  /// Whether `base` is storage this buffer allocated (and `free` deallocates), rather than storage it was given.
+  private(set) var ownsStorage = false
+
+  init() {}
+
+  /// A buffer writing into `storage` (uninitialized), which it does not own.
+  init(in storage: UnsafeMutableBufferPointer<Token>) {
+    base = storage.baseAddress
+    capacity = base == nil ? 0 : storage.count
+  }
 
   @inline(never) mutating func reserve(_ minimum: Int) {
     guard minimum > capacity else { return }
     let grown = UnsafeMutablePointer<Token>.allocate(capacity: minimum)
     if let base {
       grown.moveInitialize(from: base, count: count)
-      base.deallocate()
+      if ownsStorage { base.deallocate() }
     }
     base = grown
     capacity = minimum
+    ownsStorage = true
   }
 
   @inline(__always) mutating func append(_ token: Token) {
@@ -696,10 +724,12 @@ struct TokenBuffer {
     return Array(UnsafeBufferPointer(start: base, count: count))
   }
 
+  /// Deallocates storage of its own, and forgets storage it was given.
   mutating func free() {
-    base?.deallocate()
+    if ownsStorage { base?.deallocate() }
     base = nil
     count = 0
     capacity = 0
+    ownsStorage = false
   }
 }
