@@ -92,6 +92,36 @@ struct ParserTests {
     #expect(formula.parameters.first?.documentation.summary == "The income.")
   }
 
+  /// A block's lines are found by reading back from each comment to its line's start (`startOfLine`): whatever the
+  /// line breaks, the blanks before the `##`, a byte-order mark before the first one, and a line in between that is
+  /// not the block's.
+  @Test func documentationLinesAreFoundWhateverTheLineBreaks() {
+    for lineBreak in ["\n", "\r\n", "\r"] {
+      for indent in ["", "  ", "\t", " \u{0C} "] {
+        for prefix in ["", "\u{FEFF}", "let k = 1" + lineBreak] {
+          let text = prefix + indent + "## First." + lineBreak + indent + "## Second." + lineBreak
+            + "formula f(" + lineBreak + indent + "## The income." + lineBreak + indent + "income: Money" + lineBreak
+            + "): Money = income" + lineBreak
+          let tree = Self.parse(text)
+          let formula = tree.declarations.compactMap { declaration -> FormulaDeclaration? in
+            if case .formula(let formula) = declaration { return formula }
+            return nil
+          }.first
+          let shown = text.debugDescription
+          #expect(formula?.documentation.summary == "First. Second.", "\(shown)")
+          #expect(formula?.parameters.first?.documentation.summary == "The income.", "\(shown)")
+        }
+      }
+    }
+    // Code on the line between ends the block: only the comment after it documents the formula.
+    let tree = Self.parse("## Not this.\nlet k = 1 ## nor this\n## This.\nformula f(x: Money): Money = x\n")
+    guard case .formula(let formula) = tree.declarations.last else {
+      Issue.record("no formula")
+      return
+    }
+    #expect(formula.documentation.summary == "This.")
+  }
+
   @Test func manyErrorsInOneFile() {
     let tree = Self.parse(
       """

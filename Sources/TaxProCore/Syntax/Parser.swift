@@ -377,7 +377,7 @@ public struct Parser {
     while index >= 0, comments[index].isDocumentation, comments[index].ownLine,
       endsLine(comments[index], before: nextLineStart)
     {
-      nextLineStart = source.lineStarts[source.lineIndex(of: comments[index].span.start)]
+      nextLineStart = startOfLine(ofCommentAlone: comments[index])
       index -= 1
     }
     // The block is the comments after `index` up to `last`, one a line.
@@ -395,7 +395,26 @@ public struct Parser {
     guard next > 0 else { return false }
     let comment = comments[next - 1]
     return comment.isDocumentation && comment.ownLine && endsLine(comment, before: lineStart)
-      && source.lineStarts[source.lineIndex(of: comment.span.start)] == comment.span.start
+      && startOfLine(ofCommentAlone: comment) == comment.span.start
+  }
+
+  /// Where the line of `comment`, alone on its line (`ownLine`), starts: read back over the blanks before it (none or
+  /// a few), rather than searched for among the source's line starts (a binary search over every line, once for each
+  /// documented formula). Anything else before it (a byte-order mark) is left to the search.
+  func startOfLine(ofCommentAlone comment: Comment) -> Int {
+    let offset = comment.span.start
+    let found: Int? = source.bytes.withUnsafeBufferPointer { bytes in
+      guard offset <= bytes.count else { return nil }
+      var start = offset
+      while start > 0 {
+        let byte = bytes[start - 1]
+        if byte == 10 || byte == 13 { return start }
+        guard byte == 32 || byte == 9 || byte == 12 else { return nil }
+        start -= 1
+      }
+      return 0
+    }
+    return found ?? source.lineStarts[source.lineIndex(of: offset)]
   }
 
   /// The position of the first comment that starts at or after `offset` (comments are in source order): the one
