@@ -13,7 +13,7 @@ extension Parser {
       if let length = listLength() { parameters.reserveCapacity(length) }
       while !at(.rightParen) && !at(.endOfFile) && !atNextDeclaration {
         let before = position
-        if let parameter = parseParameter() { parameters.append(parameter) }
+        parseParameter(into: &parameters)
         if at(.comma) {
           advance()
         } else if !at(.rightParen) {
@@ -55,26 +55,29 @@ extension Parser {
     return RangeConstraint(lower: lower, upper: upper, span: span(keyword).to(upper.span))
   }
 
-  mutating func parseParameter() -> Parameter? {
+  /// A parameter, appended to `parameters` when it is whole: appended here rather than returned as an optional that the
+  /// caller unwraps and appends, which cost about 60 instructions a parameter more (callgrind, `taxpro check`).
+  mutating func parseParameter(into parameters: inout [Parameter]) {
     let first = current
     let documentation = documentation(before: first)
-    guard let name = expectIdentifier("a parameter name") else { return nil }
+    guard let name = expectIdentifier("a parameter name") else { return }
     guard expect(.colon, "':' and the parameter's type", notes: { _ in
       [DiagnosticNote(.help, "every parameter has a type, e.g. '\(name.name): Money'")]
     }) != nil else {
-      return nil
+      return
     }
-    guard let type = parseType() else { return nil }
+    guard let type = parseType() else { return }
     let range = parseRange("'..' between the lowest and highest allowed values")
     var defaultValue: Expression? = nil
     if at(.equal) {
       advance()
       defaultValue = parseExpression()
     }
-    let end = defaultValue?.span ?? range?.span ?? type.span
-    return Parameter(
-      documentation: documentation, name: name, type: type, range: range, defaultValue: defaultValue,
-      span: name.span.to(end))
+    let span = name.span.to(defaultValue?.span ?? range?.span ?? type.span)
+    parameters.append(
+      Parameter(
+        documentation: consume documentation, name: consume name, type: consume type, range: consume range,
+        defaultValue: consume defaultValue, span: span))
   }
 
   mutating func parseType() -> TypeAnnotation? {
