@@ -92,6 +92,23 @@ struct ParserTests {
     #expect(formula.parameters.first?.documentation.summary == "The income.")
   }
 
+  /// The lexer writes its tokens into the storage of the array they end in, sized for a token every three bytes; a
+  /// source with more (a token a byte) moves them to a buffer of its own, and gives the same tokens either way.
+  @Test func tokensDenserThanTheEstimateAreAllKept() {
+    for count in [1, 5, 40, 3_000] {
+      let text = "(" + String(repeating: "a+", count: count) + "b)"
+      let tokens = Lexer.lex(SourceFile(id: FileID(0), name: "t.tax", text: text)).tokens
+      #expect(tokens.count == 2 * count + 4)
+      #expect(tokens.first?.kind == .leftParen && tokens.last?.kind == .endOfFile)
+      let middle = tokens.dropFirst().prefix(2 * count)
+      #expect(middle.enumerated().allSatisfy { index, token in
+        token.kind == (index % 2 == 0 ? .identifier : .plus) && Int(token.start) == 1 + index
+          && token.end == token.start + 1
+      })
+      #expect(tokens[2 * count + 1].kind == .identifier && tokens[2 * count + 2].kind == .rightParen)
+    }
+  }
+
   /// A block's lines are found by reading back from each comment to its line's start (`startOfLine`): whatever the
   /// line breaks, the blanks before the `##`, a byte-order mark before the first one, and a line in between that is
   /// not the block's.
