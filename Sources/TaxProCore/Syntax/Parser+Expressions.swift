@@ -209,7 +209,7 @@ extension Parser {
         label = Identifier(nameText(token), span: span(token))
         advance()
       }
-      arguments.append(Argument(label: label, value: parseExpression()))
+      arguments.append(Argument(label: label, value: parseArgumentValue()))
       if at(.comma) {
         advance()
       } else if !at(.rightParen) {
@@ -226,6 +226,19 @@ extension Parser {
       return (arguments, span(close))
     }
     return (arguments, previousSpan)
+  }
+
+  /// An argument's value: `parseExpression`, with the usual argument, a name or literal alone before `,` or `)`, taken
+  /// without the calls through `parseExpression` and `continueBinary` that find nothing after it. Inside an expression
+  /// (`depth` above 0) and below the depth limit, where `parseExpression` neither resets the operator count nor
+  /// stops at the limit, so the tree, the diagnostics and the position after are the same.
+  @inline(__always) mutating func parseArgumentValue() -> Expression {
+    guard depth > 0, depth < Parser.maximumDepth, let leaf = parseLeaf() else { return parseExpression() }
+    if at(.comma) || at(.rightParen) { return leaf }
+    // What `parseExpression` does after reading the same operand.
+    depth += 1
+    defer { depth -= 1 }
+    return continueBinary(leaf, minimumPrecedence: 1)
   }
 
   mutating func parsePrimary() -> Expression {
