@@ -169,27 +169,7 @@ extension Checker {
 #endif
 
 extension StreamCheck {
-  /// Releases `stream` on a thread of its own, not waited for: after a large check its tables (a signature, a
-  /// checked formula and their names for each formula of the files) take long to free — at 100,000 formulas 227 M
-  /// instructions, against 2.35 G for the checking of all the pieces — and `taxpro check` only writes the diagnostics
-  /// and exits after it (which ends the thread wherever it is). The thread holds the last reference: it waits until the caller's are gone. Where no thread can be started,
-  /// the caller frees it as usual.
-  static func releaseBeside(_ stream: StreamCheck) {
-    #if canImport(Glibc)
-      var held: StreamCheck? = stream
-      let body = ClosureBody {
-        // The caller lets go of its reference as it returns; past a few milliseconds this thread frees it anyway.
-        var waited = 0
-        while waited < 200, !isKnownUniquelyReferenced(&held) {
-          usleep(50)
-          waited += 1
-        }
-        held = nil
-      }
-      guard let thread = startThread(running: body) else { return }
-      pthread_detach(thread)
-    #endif
-  }
+
 
   /// Takes the pieces of `source` as `Parser.forEachPiece` parses them on a second thread (see above): what the serial
   /// stream's loop gives — the parse's result, and whether a piece was taken — the thread, still freeing the last

@@ -25,9 +25,17 @@ extension Checker {
   /// The diagnostics `diagnostics(of: library.trees + sources parsed)` gives, in the same order, with each large
   /// source parsed and checked a piece at a time. `library` is the standard library's check for diagnostics only
   /// (`CheckedLibrary(_:diagnosticsOnly:)`); `sources` are the user's files, in program order.
-  public static func streamedDiagnostics(library: CheckedLibrary, sources: [SourceFile]) -> [Diagnostic] {
+  ///
+  /// `keep` is given what the check built and no longer needs once it is done — after a large check, its tables (a
+  /// signature, a checked formula and their names for each formula of the files) take long to free: at 100,000
+  /// formulas 227 M instructions, against 2.35 G for the checking of all the pieces. A command that exits right after
+  /// keeps it until then; by default it is freed here.
+  public static func streamedDiagnostics(
+    library: CheckedLibrary, sources: [SourceFile], keep: (AnyObject) -> Void = { _ in }
+  ) -> [Diagnostic] {
     streamedCheck(
-      library: library, sources: sources, pieceThreshold: Parser.pieceThreshold, pieceLength: streamPieceLength
+      library: library, sources: sources, pieceThreshold: Parser.pieceThreshold, pieceLength: streamPieceLength,
+      keep: keep
     ).diagnostics
   }
 
@@ -49,17 +57,14 @@ extension Checker {
   /// thread while this one checks (`Checker+Pipeline`).
   static func streamedCheck(
     library: CheckedLibrary, sources: [SourceFile], pieceThreshold: Int, pieceLength: Int,
-    pipelined: Bool = Checker.hasSecondCore
+    pipelined: Bool = Checker.hasSecondCore, keep: (AnyObject) -> Void = { _ in }
   ) -> (diagnostics: [Diagnostic], streamed: Bool, checkedAsParsed: Int) {
     if let stream = StreamCheck(library: library),
       let diagnostics = stream.run(
         sources, pieceThreshold: pieceThreshold, pieceLength: pieceLength, pipelined: pipelined)
     {
-      let checkedAsParsed = stream.checkedAsParsed
-      // Its tables, a signature and a checked formula for each formula of the files, are freed on a thread of their
-      // own when a file was parsed on one: the caller does not wait for that.
-      if stream.parsedBeside { StreamCheck.releaseBeside(stream) }
-      return (diagnostics, true, checkedAsParsed)
+      keep(stream)
+      return (diagnostics, true, stream.checkedAsParsed)
     }
     let trees = sources.map { Parser.parse($0, mode: .file, pieceThreshold: pieceThreshold, pieceLength: pieceLength) }
     return (diagnostics(of: library.trees + trees), false, 0)
@@ -85,8 +90,6 @@ final class StreamCheck {
   var streams = true
   /// How many bodies were checked as their piece was parsed (tests).
   var checkedAsParsed = 0
-  /// Whether a file was parsed on a second thread (`takePipelined`).
-  var parsedBeside = false
   /// The file cut into pieces whose first piece sizes the tables (`take`).
   var sizesForSource: FileID?
 
@@ -121,7 +124,6 @@ final class StreamCheck {
         var parsed: Parser.PiecesParsed?
         if pipelined, let outcome = takePipelined(source, pieceLength: pieceLength) {
           (parsed, taken, parsing, _) = outcome
-          parsedBeside = true
           // The checker gave up: the parse stopped at its next piece.
           guard streams else { return nil }
         } else {

@@ -63,7 +63,7 @@ extension CheckCommand {
     KeptUntilExit.keep(library)
     KeptUntilExit.keep(sources)
     let userFileIDs = Set(sources.map(\.id))
-    let diagnostics = Checker.streamedDiagnostics(library: library, sources: sources)
+    let diagnostics = Checker.streamedDiagnostics(library: library, sources: sources, keep: KeptUntilExit.keep)
       .filter { userFileIDs.contains($0.span.file) }
     if !diagnostics.isEmpty {
       let byID = Dictionary(uniqueKeysWithValues: (importer.library.map(\.source) + sources).map { ($0.id, $0) })
