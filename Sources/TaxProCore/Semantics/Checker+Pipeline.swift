@@ -169,8 +169,6 @@ extension Checker {
 #endif
 
 extension StreamCheck {
-
-
   /// Takes the pieces of `source` as `Parser.forEachPiece` parses them on a second thread (see above): what the serial
   /// stream's loop gives — the parse's result, and whether a piece was taken — the thread, still freeing the last
   /// pieces' syntax, for the caller to join, and how many pieces were parsed (tests: the parse stops soon after the
