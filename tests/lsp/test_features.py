@@ -159,6 +159,20 @@ async def test_rename_across_files_and_refusal_for_the_library(client: LanguageC
             new_name="take_home"))
 
 
+async def test_a_formula_body_is_read_when_asked(client: LanguageClient):
+    # The server keeps no checked formula bodies; it checks one when a query reads it. Here: a `let`'s inferred type
+    # for hover, at its definition and at its use, and the body's own names for a rename that would clash with them.
+    content = open_document(client, "main.tax")
+    for occurrence in (0, 1):
+        hover = await client.text_document_hover_async(types.HoverParams(
+            text_document=doc(client, "main.tax"), position=position_of(content, "owed", 1, occurrence=occurrence)))
+        assert "let owed: Money" in hover.contents.value
+    with pytest.raises(Exception, match="a name in 'take_home'"):
+        await client.text_document_rename_async(types.RenameParams(
+            text_document=doc(client, "main.tax"), position=position_of(content, "province: Province", 1),
+            new_name="owed"))
+
+
 async def test_document_and_workspace_symbols(client: LanguageClient):
     open_document(client, "main.tax")
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
