@@ -84,7 +84,7 @@ import TestSupport
     }
     #expect(Self.deferredCount(program) > 50)
     var compared = 0
-    // Every formula of one Money parameter, called with $85,000 by the tree evaluator and the compiled one.
+    // Every library formula of one Money parameter, called with $85,000 through each program's evaluator.
     for index in whole.formulas.indices {
       let formula = whole.formulas[index]
       guard !formula.hasErrors, formula.parameters.count == 1, formula.parameters[0].type == .money else { continue }

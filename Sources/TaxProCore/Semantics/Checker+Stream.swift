@@ -48,8 +48,8 @@ extension Checker {
   /// of a core meanwhile (`check` of 100,000 formulas, 4 sets of 5–7 runs interleaved with the serial stream): 0.91–1.04
   /// s at best and 1.08–1.21 s in the median, against 1.06–1.17 s and 1.11–1.66 s serially, for 1.5–1.8 s of CPU time
   /// against 1.1–1.2 s (peak 200 MiB against 194 MiB); 10,000 formulas, 0.108 s and 0.138 s against 0.105 s and 0.165
-  /// s. Pieces of 64 KiB, 128 KiB or 1 MiB, or two queued, were no
-  /// better. With one core busy with other work the pipeline is no faster (1.67–1.82 s against 1.69–1.73 s).
+  /// s. Pieces of 64 KiB, 128 KiB or 1 MiB, or two queued, were no better. With one core busy with other work the
+  /// pipeline is no faster (1.67–1.82 s against 1.69–1.73 s).
   static let streamPieceLength = 1 << 18
 
   /// `streamedDiagnostics` with the piece sizes given (tests), and whether it streamed (false: checked whole).

@@ -4,7 +4,7 @@
 
 /// Formula bodies checked when first read.
 ///
-/// The language server's check (`Checker.check(_:after:isCancelled:defersFormulaBodies:)`) checks every formula body
+/// The language server's check (`Checker.check(_:after:defersFormulaBodies:isCancelled:)`) checks every formula body
 /// for its types and diagnostics but keeps none of its typed nodes: making and then freeing them cost a tenth of a
 /// document's open, and its queries read the bodies of a few formulas at a time (a hover, the code lenses' values).
 /// `Program.body(ofFormula:)` checks such a body again from its syntax, against the finished program, as the whole
