@@ -132,7 +132,10 @@ def test_a_project_is_read_whole_and_its_files_get_diagnostics(tmp_path):
     try:
         assert initialize(server, tmp_path) < 0.1
         open_file(server, tmp_path / "opened.tax")
-        messages = collect(server, lambda m: published(m, tmp_path / "sub" / "broken.tax"))
+        # The scan may finish before the document is opened: the files on disk are then checked (and broken.tax's
+        # diagnostics pushed) before the open document's are, so both are waited for, and the scan's report.
+        messages = collect(server, lambda m: published(m, tmp_path / "sub" / "broken.tax")
+                           and published(m, tmp_path / "opened.tax") and scan_report(m))
         assert published(messages, tmp_path / "opened.tax")[-1]["diagnostics"] == []
         assert published(messages, tmp_path / "sub" / "broken.tax")[-1]["diagnostics"]
         assert scan_report(messages) and "read 3 .tax files" in scan_report(messages)[0]
