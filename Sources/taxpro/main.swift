@@ -7,35 +7,31 @@ import TaxProCore
 /// keeps glibc's default size: a much larger one (tried for the language server) handed a new program chunks from all
 /// over the heap, and opening a document of 40,000 lines took a third longer.
 ///
-/// With `hugePages` (the language server, which builds one large program after another for as long as the editor
-/// runs, and `check`, which builds one as large as the files), the heap is backed by transparent huge pages where the system gives them on request (`madvise`, the usual
-/// default): every 4 KiB of fresh heap otherwise costs a page fault on first touch — a fresh server's first open of
-/// 40,000 lines took 23,000 of them, a tenth of its time — where a 2 MiB page is one. The heap is then grown by 1 GiB
-/// at once (address space only: memory is what gets touched) and that range advised; blocks of up to 32 MiB come from
-/// it rather than from mappings of their own (the threshold glibc moves to anyway as large blocks are freed). Growth
-/// past the first GiB is left as it comes.
-func tuneAllocator(hugePages: Bool) {
+/// With `largeHeap` (the language server, which builds one large program after another for as long as the editor
+/// runs, and `check`, which builds one as large as the files), the heap grows by 1 GiB at a time (address space only:
+/// memory is what gets touched) and blocks of up to 32 MiB come from it rather than from mappings of their own (the
+/// threshold glibc moves to anyway as large blocks are freed), so that a block freed is reused rather than mapped and
+/// faulted in again.
+///
+/// The heap is left in ordinary 4 KiB pages. It was advised into transparent huge pages (`MADV_HUGEPAGE`) until a
+/// measurement on a virtual machine of the kind the project is built and benchmarked on (Firecracker, with a memory
+/// balloon that takes back free memory in 2 MiB blocks): a huge page's first touch cost 1.2–3 ms once the machine
+/// had been idle for a few seconds, against 5 µs when memory had just been freed, where 4 KiB pages cost 0.3–0.5 ms
+/// per MiB either way. A fresh server's first open of 40,000 lines took 210 ms (median of 50, beside tombi and ruff)
+/// with huge pages and 116 ms without, and `check` of 100,000 formulas after a pause 0.9–1.2 s with 0.5 s of it in
+/// the kernel, against 0.6 s with 0.15 s.
+func tuneAllocator(largeHeap: Bool) {
   typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
   guard let symbol = dlsym(nil, "mallopt") else { return }
   let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
   _ = mallopt(-8, 1)  // M_ARENA_MAX
   _ = mallopt(-1, Int32.max)  // M_TRIM_THRESHOLD
-  guard hugePages else {
+  guard largeHeap else {
     _ = mallopt(-2, 64 << 20)  // M_TOP_PAD
     return
   }
   _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD
   _ = mallopt(-2, 1 << 30)  // M_TOP_PAD
-  let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-  guard page > 0, let before = sbrk(0).map({ Int(bitPattern: $0) }), before != -1 else { return }
-  // Larger than what is left of the heap this early: the heap grows by the new pad. (Through the runtime's allocator,
-  // which the optimizer cannot drop as it would an unused `malloc` and `free`.)
-  let block = UnsafeMutableRawPointer.allocate(byteCount: 8 << 20, alignment: 16)
-  let after = sbrk(0).map { Int(bitPattern: $0) } ?? before
-  block.deallocate()
-  let start = (before + page - 1) / page * page
-  guard after > start, let address = UnsafeMutableRawPointer(bitPattern: start) else { return }
-  _ = madvise(address, after - start, MADV_HUGEPAGE)
 }
 
 /// What a command built and no longer needs, left for the process exit to reclaim at once: releasing a checked
@@ -73,9 +69,7 @@ func reexecutedWithLargeFreeCache(_ arguments: [String]) {
 
 reexecutedWithLargeFreeCache(CommandLine.arguments)
 
-// `check` of 100,000 formulas (28.5 MB): 2.3–2.6 s with 0.4 s of it in the kernel, against 2.0 s and 0.15 s with
-// huge pages, at the same peak; a check of one line takes as long either way.
-tuneAllocator(hugePages: ["lsp", "check"].contains(CommandLine.arguments.dropFirst().first ?? ""))
+tuneAllocator(largeHeap: ["lsp", "check"].contains(CommandLine.arguments.dropFirst().first ?? ""))
 
 // Deeply nested input is bounded by the parser and evaluator, but their limits assume a roomy stack: run on a thread
 // with 512 MiB of it.
