@@ -41,6 +41,8 @@ let package = Package(
     .target(name: "LineEditing", dependencies: ["CEditLine", "CSignals"]),
     /// Ctrl-C and resume-after-Ctrl-Z as flags a signal handler sets: C state, defined once.
     .target(name: "CSignals"),
+    /// Faults in the heap's next pages ahead of a large allocation, on a thread of its own.
+    .target(name: "CHeap"),
     /// The interactive loop, its commands, its files and its charts; with LineEditing, the only code that touches the terminal.
     .target(
       name: "TaxProREPL",
@@ -49,7 +51,7 @@ let package = Package(
     /// The executable: argument handling and wiring.
     .executableTarget(
       name: "taxpro",
-      dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL", "JSONValue"],
+      dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL", "JSONValue", "CHeap"],
       plugins: ["RecordBuildCommit"]
     ),
     // Shared by the test targets (seeded randomness, a large-stack thread); no product depends on it.

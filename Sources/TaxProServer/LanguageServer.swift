@@ -30,6 +30,8 @@ public final class LanguageServer: MessageHandler {
   /// The connection, known from the first message on; the analyzer publishes through it.
   var connection: Connection?
   var analyzerStorage: Analyzer?
+  /// Given to the analyzer when it is made (`runOnStandardIO`).
+  var willParseFirst: (@Sendable (Int) -> Void)?
   /// What the client said it can do, decoded once at `initialize`.
   var client = LSP.ClientCapabilities()
   /// Completion documentation as this client is sent it, by its text (`LanguageServer+Completion.swift`).
@@ -84,8 +86,9 @@ public final class LanguageServer: MessageHandler {
   public var exitCode: Int32 { lifecycle.exitCode }
 
   /// Serves the protocol on standard input and output until `exit` or the end of input; returns the exit status.
-  /// `year` (from `taxpro lsp --year`) is the tax year until the client's settings say otherwise.
-  public static func runOnStandardIO(year: Int? = nil) -> Int32 {
+  /// `year` (from `taxpro lsp --year`) is the tax year until the client's settings say otherwise. `willParseFirst`
+  /// is told, once, how many bytes of text the first check is about to parse (`Analyzer.willParseFirst`).
+  public static func runOnStandardIO(year: Int? = nil, willParseFirst: (@Sendable (Int) -> Void)? = nil) -> Int32 {
     let connection = Connection.standardIO()
     let server: LanguageServer
     switch StandardLibrary.load() {
@@ -99,6 +102,7 @@ public final class LanguageServer: MessageHandler {
       server = LanguageServer(library: [], libraryProblem: "TaxPro: the standard library could not be loaded: \(problem.message)")
     }
     server.configuration.year = year
+    server.willParseFirst = willParseFirst
     connection.run(handler: server)
     return server.exitCode
   }
@@ -382,7 +386,8 @@ public final class LanguageServer: MessageHandler {
   var analyzer: Analyzer? {
     if let analyzerStorage { return analyzerStorage }
     guard let connection else { return nil }
-    let created = Analyzer(connection: connection, log: log, timing: timing, holdsChecks: testHolds)
+    let created = Analyzer(
+      connection: connection, log: log, timing: timing, holdsChecks: testHolds, willParseFirst: willParseFirst)
     analyzerStorage = created
     return created
   }
