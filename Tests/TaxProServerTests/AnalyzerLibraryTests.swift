@@ -71,6 +71,34 @@ struct AnalyzerLibraryTests {
     ]
   }
 
+  /// What `willParseFirst` was told, from the analyzer's thread.
+  final class Announcements: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sizes: [Int] = []
+    func record(_ size: Int) { lock.withLock { sizes.append(size) } }
+    var recorded: [Int] { lock.withLock { sizes } }
+  }
+
+  /// `willParseFirst` (which `taxpro lsp` uses to fault in the heap ahead of the first check) hears once how many
+  /// bytes of text the first job parses, before its analysis exists; later jobs, larger ones too, do not call it.
+  @Test func theFirstParseIsAnnouncedOnceWithItsSize() throws {
+    let sink = Pipe()
+    let connection = Connection(
+      input: FileDescriptorByteSource(fileDescriptor: Pipe().fileHandleForReading.fileDescriptor),
+      output: FileDescriptorByteSink(fileDescriptor: sink.fileHandleForWriting.fileDescriptor), log: { _ in })
+    let announcements = Announcements()
+    let analyzer = Analyzer(
+      connection: connection, log: { _ in }, timing: false, willParseFirst: { announcements.record($0) })
+    let parse = LibraryParse(Self.files, checks: true)
+    let first = Self.documents[0]
+    analyzer.submit(Self.job(1, library: parse, [first]))
+    _ = try #require(analyzer.wait(for: Analyzer.Key(generation: 1, year: nil)))
+    #expect(announcements.recorded == [first.utf8.count])
+    analyzer.submit(Self.job(2, library: parse, [first, Self.documents[4]]))
+    _ = try #require(analyzer.wait(for: Analyzer.Key(generation: 2, year: nil)))
+    #expect(announcements.recorded == [first.utf8.count])
+  }
+
   @Test func theLibraryIsCheckedOnItsOwnThreadWithoutAnyDocument() throws {
     #expect(!Self.files.isEmpty)
     let parse = LibraryParse(Self.files, checks: true)
