@@ -86,6 +86,8 @@ public final class Connection: @unchecked Sendable {
   /// Guards every `var` below.
   private let condition = NSCondition()
   private var input: (any ByteSource & Sendable)?
+  /// Whether `run` has been called.
+  private var running = false
   private var queue: [WorkItem] = []
   private var queueHead = 0
   private var inputEnded = false
@@ -150,23 +152,34 @@ public final class Connection: @unchecked Sendable {
 
   // MARK: Running
 
-  /// Starts the reader thread and processes messages on the calling thread until the input ends (after the
-  /// queue drains), `stop()` is called, or the output fails. Call it once.
+  /// Starts the reader thread now, before `run`: what it reads meanwhile waits in the queue, so that a server still
+  /// setting itself up reads and parses its first message in parallel. Does nothing once the reader has started.
+  public func startReading() {
+    condition.lock()
+    let source = input
+    input = nil
+    condition.unlock()
+    guard let source else { return }
+    let thread = Thread { [self] in readLoop(source) }
+    thread.name = "LanguageServerProtocol reader"
+    thread.start()
+  }
+
+  /// Starts the reader thread (unless `startReading()` has) and processes messages on the calling thread until the
+  /// input ends (after the queue drains), `stop()` is called, or the output fails. Call it once.
   ///
   /// After `stop()` the reader thread may stay blocked in `read` until the next byte or end of input; a server
   /// exits the process right after `exit`, so that never matters in practice.
   public func run(handler: some MessageHandler) {
     condition.lock()
-    let source = input
-    input = nil
+    let again = running
+    running = true
     condition.unlock()
-    guard let source else {
+    guard !again else {
       log("Connection.run called more than once")
       return
     }
-    let thread = Thread { [self] in readLoop(source) }
-    thread.name = "LanguageServerProtocol reader"
-    thread.start()
+    startReading()
     while let item = nextWorkItem() {
       switch item {
       case .request(let request):

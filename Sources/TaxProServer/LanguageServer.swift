@@ -90,6 +90,8 @@ public final class LanguageServer: MessageHandler {
   /// is told, once, how many bytes of text the first check is about to parse (`Analyzer.willParseFirst`).
   public static func runOnStandardIO(year: Int? = nil, willParseFirst: (@Sendable (Int) -> Void)? = nil) -> Int32 {
     let connection = Connection.standardIO()
+    // The editor sends `initialize` at once: read and parse it while the server below is made (about 2 ms).
+    connection.startReading()
     let server: LanguageServer
     switch StandardLibrary.load() {
     case .success(let files):

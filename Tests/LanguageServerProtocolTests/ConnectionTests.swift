@@ -126,6 +126,29 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
     #expect(result.output.count == 6)
   }
 
+  /// A server may start the reader before it is ready to run (`startReading()`, which `taxpro lsp` calls while it
+  /// sets itself up): what is read meanwhile waits in the queue and is handled in order once `run` starts, even when
+  /// the input has already ended. Starting the reader again reads nothing twice; a second `run` is refused.
+  @Test func messagesReadBeforeRunWaitForIt() throws {
+    let handler = ScriptedHandler(onRequest: { request, _ in .string(request.method) })
+    let input = notification("first") + request(1, "second") + request(2, "third")
+    let sink = MemoryByteSink()
+    let log = LockedBox<[String]>([])
+    let connection = Connection(input: MemoryByteSource(input), output: sink) { line in log.modify { $0.append(line) } }
+    connection.startReading()
+    connection.startReading()
+    usleep(20_000)  // room for the reader to reach the end of input before `run`; the order holds either way
+    connection.run(handler: handler)
+    connection.run(handler: handler)
+    #expect(handler.seen == ["first", "second#1", "third#2"])
+    var responses: [JSON] = []
+    for event in try readAll(MemoryByteSource(sink.bytes)) {
+      if case .message(let body) = event { responses.append(try JSON.parse(body)) }
+    }
+    #expect(responses.map { $0["result"] } == ["second", "third"])
+    #expect(log.current == ["Connection.run called more than once"])
+  }
+
   @Test func aRequestCancelledWhileQueuedIsAnsweredWithoutRunning() throws {
     let handler = ScriptedHandler(onRequest: { request, context in
       if request.id == 1 {
