@@ -17,9 +17,9 @@ import TaxProCore
 /// measurement on a virtual machine of the kind the project is built and benchmarked on (Firecracker, with a memory
 /// balloon that takes back free memory in 2 MiB blocks): huge pages cost 1.2–3 ms per MiB on first touch once the
 /// machine had been idle for a few seconds, against 0.05 ms when memory had just been freed, where 4 KiB pages cost
-/// 0.3–0.5 ms per MiB either way. A fresh server's first open of 40,000 lines took 210 ms (median of 50, beside tombi and ruff)
-/// with huge pages and 116 ms without, and `check` of 100,000 formulas after a pause 0.9–1.2 s with 0.5 s of it in
-/// the kernel, against 0.6 s with 0.15 s.
+/// 0.3–0.5 ms per MiB either way. A fresh server's first open of 40,000 lines took 210 ms (median of 50, beside tombi
+/// and ruff) with huge pages and 116 ms without, and `check` of 100,000 formulas after a pause 0.9–1.2 s with 0.5 s of
+/// it in the kernel, against 0.6 s with 0.15 s.
 func tuneAllocator(largeHeap: Bool) {
   typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
   guard let symbol = dlsym(nil, "mallopt") else { return }

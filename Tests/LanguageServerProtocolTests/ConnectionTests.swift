@@ -31,26 +31,6 @@ final class ScriptedHandler: MessageHandler {
   }
 }
 
-/// Collects values from any thread.
-final class LockedBox<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  func modify(_ body: (inout Value) -> Void) {
-    lock.lock()
-    body(&value)
-    lock.unlock()
-  }
-
-  var current: Value {
-    lock.lock()
-    defer { lock.unlock() }
-    return value
-  }
-}
-
 struct BrokenPipe: ByteSink {
   func write(_ bytes: UnsafeRawBufferPointer) throws { throw SystemCallError("write", errorNumber: EPIPE) }
 }

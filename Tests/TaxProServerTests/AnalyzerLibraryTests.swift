@@ -2,6 +2,7 @@ import Foundation
 @testable import LanguageServerProtocol
 import TaxProCore
 @testable import TaxProLibrary
+import TestSupport
 import Testing
 
 @testable import TaxProServer
@@ -13,12 +14,14 @@ struct AnalyzerLibraryTests {
   static let files = StandardLibrary.files()
 
   /// An analyzer that pushes nothing (jobs without targets).
-  static func analyzer(libraryOnce: Bool) -> (Analyzer, Pipe) {
+  static func analyzer(libraryOnce: Bool, willParseFirst: (@Sendable (Int) -> Void)? = nil) -> (Analyzer, Pipe) {
     let sink = Pipe()
     let connection = Connection(
       input: FileDescriptorByteSource(fileDescriptor: Pipe().fileHandleForReading.fileDescriptor),
       output: FileDescriptorByteSink(fileDescriptor: sink.fileHandleForWriting.fileDescriptor), log: { _ in })
-    return (Analyzer(connection: connection, log: { _ in }, timing: false, libraryOnce: libraryOnce), sink)
+    let analyzer = Analyzer(
+      connection: connection, log: { _ in }, timing: false, libraryOnce: libraryOnce, willParseFirst: willParseFirst)
+    return (analyzer, sink)
   }
 
   /// The program the server checks for these documents: the library's trees (taken from the parse, which may still
@@ -71,32 +74,20 @@ struct AnalyzerLibraryTests {
     ]
   }
 
-  /// What `willParseFirst` was told, from the analyzer's thread.
-  final class Announcements: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sizes: [Int] = []
-    func record(_ size: Int) { lock.withLock { sizes.append(size) } }
-    var recorded: [Int] { lock.withLock { sizes } }
-  }
-
   /// `willParseFirst` (which `taxpro lsp` uses to fault in the heap ahead of the first check) hears once how many
   /// bytes of text the first job parses, before its analysis exists; later jobs, larger ones too, do not call it.
   @Test func theFirstParseIsAnnouncedOnceWithItsSize() throws {
-    let sink = Pipe()
-    let connection = Connection(
-      input: FileDescriptorByteSource(fileDescriptor: Pipe().fileHandleForReading.fileDescriptor),
-      output: FileDescriptorByteSink(fileDescriptor: sink.fileHandleForWriting.fileDescriptor), log: { _ in })
-    let announcements = Announcements()
-    let analyzer = Analyzer(
-      connection: connection, log: { _ in }, timing: false, willParseFirst: { announcements.record($0) })
+    let announcements = LockedBox<[Int]>([])
+    let (analyzer, _) = Self.analyzer(
+      libraryOnce: Analyzer.checksLibraryOnce, willParseFirst: { size in announcements.modify { $0.append(size) } })
     let parse = LibraryParse(Self.files, checks: true)
     let first = Self.documents[0]
     analyzer.submit(Self.job(1, library: parse, [first]))
     _ = try #require(analyzer.wait(for: Analyzer.Key(generation: 1, year: nil)))
-    #expect(announcements.recorded == [first.utf8.count])
+    #expect(announcements.current == [first.utf8.count])
     analyzer.submit(Self.job(2, library: parse, [first, Self.documents[4]]))
     _ = try #require(analyzer.wait(for: Analyzer.Key(generation: 2, year: nil)))
-    #expect(announcements.recorded == [first.utf8.count])
+    #expect(announcements.current == [first.utf8.count])
   }
 
   @Test func theLibraryIsCheckedOnItsOwnThreadWithoutAnyDocument() throws {

@@ -35,3 +35,23 @@ public func onLargeStack<T>(_ body: @escaping @Sendable () -> T) -> T {
   guard let value = box.value else { preconditionFailure("the large-stack thread produced nothing") }
   return value
 }
+
+/// Collects values from any thread.
+public final class LockedBox<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  public init(_ value: Value) { self.value = value }
+
+  public func modify(_ body: (inout Value) -> Void) {
+    lock.lock()
+    body(&value)
+    lock.unlock()
+  }
+
+  public var current: Value {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+}
