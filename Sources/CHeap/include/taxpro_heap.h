@@ -6,7 +6,7 @@
 /* Faults in, on a detached thread of its own, the next `bytes` of the heap past what glibc's allocator has handed out
  * so far (the start of its top chunk), up to the end of the heap's current break: memory a large allocation is about
  * to take, made present while the caller goes on (Linux's MADV_POPULATE_WRITE, from 5.14; nothing happens where the
- * kernel does not know it). Only the main heap: `taxpro` runs with one arena (`tuneAllocator`). The pages are zeroed
+ * kernel does not know it). Only the main heap: `taxpro lsp` runs with one arena (`tuneAllocator`). The pages are zeroed
  * anonymous memory either way; populating them changes no contents, only when the page faults are taken. */
 void taxpro_heap_prefault(size_t bytes);
 

@@ -9,9 +9,9 @@ struct ParseSplit: Equatable, Sendable {
 extension Parser {
   /// Sources at least this long are parsed on two threads: for now none. Measured on the release build (2 cores,
   /// `taxpro check` of 10,000 generated formulas, medians of 5 interleaved runs), the parse in two made the command
-  /// slower, 0.43 s against 0.37 s (user 0.38 s and system 0.11 s against 0.30 s and 0.04 s): the command line gives
-  /// the process one malloc arena (`tuneAllocator`, `M_ARENA_MAX` 1), so the two threads, which both allocate nodes
-  /// all the time, take turns at its lock. The tree is the serial one either way (`ParallelParseTests`); lower this
+  /// slower, 0.43 s against 0.37 s (user 0.38 s and system 0.11 s against 0.30 s and 0.04 s): the command line then
+  /// gave every command one malloc arena (`tuneAllocator`, `M_ARENA_MAX` 1; the language server still has one), so the
+  /// two threads, which both allocate nodes all the time, took turns at its lock. The tree is the serial one either way (`ParallelParseTests`); lower this
   /// once the allocator lets two threads allocate at once (measure first: 64 KiB was the intended threshold).
   static let parallelThreshold = Int.max
 
