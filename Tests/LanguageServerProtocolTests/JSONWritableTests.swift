@@ -15,8 +15,10 @@ import Testing
     #expect(written == value.toJSON().serializedString(), sourceLocation: sourceLocation)
   }
 
-  /// The paths of the optionals left `nil` and the arrays left empty in `value`, at any depth.
+  /// The paths of the optionals left `nil` and the arrays left empty in `value`, at any depth (a `JSON` value is one
+  /// member: its storage is not the protocol's).
   func unsetMembers(of value: Any, at path: String = "") -> [String] {
+    if value is JSON { return [] }
     let mirror = Mirror(reflecting: value)
     if mirror.displayStyle == .optional {
       guard let wrapped = mirror.children.first?.value else { return [path] }
@@ -36,11 +38,21 @@ import Testing
     label: "income_tax", kind: .function, detail: "(Money) -> Money", documentation: .markupContent(markdown),
     sortText: "0001", filterText: "income tax", textEdit: edit)
 
+  /// Capabilities of every kind of JSON value, nested, with text that needs escaping.
+  static let initializeResult = LSP.InitializeResult(
+    capabilities: [
+      "positionEncoding": "utf-16", "textDocumentSync": ["openClose": true, "change": 2],
+      "completionProvider": ["triggerCharacters": [".", "\"", "\u{1}é"], "resolveProvider": false],
+      "hoverProvider": true, "experimental": .null, "limits": ["depth": -12, "ratio": 0.25],
+      "executeCommandProvider": ["commands": ["taxpro.explain"]],
+    ],
+    serverInfo: LSP.ServerInfo(name: "taxpro", version: "0.1.0"))
+
   @Test func everySampleSetsEveryMember() {
     let samples: [Any] = [
       Self.markdown, Self.range, Self.edit, Self.item, LSP.Hover(contents: Self.markdown, range: Self.range),
       LSP.CompletionList(isIncomplete: true, items: [Self.item]),
-      LSP.Location(uri: "file:///a%20b/c.tax", range: Self.range),
+      LSP.Location(uri: "file:///a%20b/c.tax", range: Self.range), Self.initializeResult,
     ]
     for sample in samples {
       #expect(unsetMembers(of: sample) == [], "\(type(of: sample))")
@@ -57,6 +69,12 @@ import Testing
     try expectSameBytes(LSP.MarkupContent(kind: .plaintext, value: ""))
     try expectSameBytes(LSP.StringOrMarkupContent.string("plain \"text\""))
     try expectSameBytes(LSP.StringOrMarkupContent.markupContent(Self.markdown))
+  }
+
+  @Test func initializeResultWritesWhatCodableWrites() throws {
+    try expectSameBytes(Self.initializeResult)
+    try expectSameBytes(LSP.InitializeResult(capabilities: [:]))
+    try expectSameBytes(LSP.InitializeResult(capabilities: ["hoverProvider": true], serverInfo: LSP.ServerInfo(name: "t")))
   }
 
   @Test func hoverWritesWhatCodableWrites() throws {
