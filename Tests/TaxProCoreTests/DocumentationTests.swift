@@ -108,6 +108,85 @@ import Testing
     }
   }
 
+  /// The reading of a block as it was written before its fields were gathered in local variables: each line set
+  /// through the public properties, each text rebuilt whole.
+  static func referenceBlock(_ lines: [String]) -> Documentation {
+    var documentation = Documentation()
+    var current = Documentation.Field.summary
+    func append(_ existing: String?, _ text: String) -> String {
+      guard let existing, !existing.isEmpty else { return text }
+      return text.isEmpty ? existing + "\n" : (existing.hasSuffix("\n") ? existing + text : existing + " " + text)
+    }
+    for rawLine in lines {
+      let (line, field, rest) = reference(rawLine)
+      if let field {
+        current = field
+        switch field {
+        case .summary: break
+        case .definition: documentation.definition = append(documentation.definition, rest)
+        case .instruction: documentation.instruction = append(documentation.instruction, rest)
+        case .tip: documentation.tip = append(documentation.tip, rest)
+        case .topic: documentation.topic = rest.split(separator: "/").map { trimmed(String($0)) }.filter { !$0.isEmpty }
+        case .reference: if !rest.isEmpty { documentation.references.append(rest) }
+        case .note: documentation.notes.append(rest)
+        case .example: documentation.examples.append(rest)
+        case .parts: documentation.parts = append(documentation.parts, rest)
+        }
+        continue
+      }
+      switch current {
+      case .summary: documentation.summary = append(documentation.summary, line)
+      case .definition: documentation.definition = append(documentation.definition, line)
+      case .instruction: documentation.instruction = append(documentation.instruction, line)
+      case .tip: documentation.tip = append(documentation.tip, line)
+      case .topic: break
+      case .reference: if !line.isEmpty { documentation.references.append(line) }
+      case .note:
+        if let last = documentation.notes.indices.last {
+          documentation.notes[last] = append(documentation.notes[last], line)
+        }
+      case .example: if !line.isEmpty { documentation.examples.append(line) }
+      case .parts: documentation.parts = append(documentation.parts, line)
+      }
+    }
+    var start = documentation.summary.startIndex
+    var end = documentation.summary.endIndex
+    let ends: Set<Character> = ["\n", " "]
+    while start < end, ends.contains(documentation.summary[start]) { start = documentation.summary.index(after: start) }
+    while end > start, ends.contains(documentation.summary[documentation.summary.index(before: end)]) {
+      end = documentation.summary.index(before: end)
+    }
+    documentation.summary = String(documentation.summary[start..<end])
+    return documentation
+  }
+
+  static func trimmed(_ text: String) -> String {
+    let spaces: Set<Character> = [" ", "\t", "\r"]
+    var start = text.startIndex
+    var end = text.endIndex
+    while start < end, spaces.contains(text[start]) { start = text.index(after: start) }
+    while end > start, spaces.contains(text[text.index(before: end)]) { end = text.index(before: end) }
+    return String(text[start..<end])
+  }
+
+  /// Blocks of fields, continuations, empty lines and repeated keys read as the line-by-line rules read them: every
+  /// field, set or unset, empty or not.
+  @Test func blocksReadAsTheLineByLineRulesRead() {
+    var generator = SystemRandomNumberGenerator()
+    let keys = ["", "", "", "definition: ", "Instructions:", "tip:", "topic: ", "reference: ", "source:", "note:",
+      "example: ", "parts: ", "Formula 3: "]
+    let texts = ["", "", " ", "Each bracket.", "a/b / c", "w = a + b", " après ", "\u{301}x", "tip", "\r", "  + b"]
+    for _ in 0..<3_000 {
+      let lines = (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+        (keys.randomElement(using: &generator) ?? "") + (texts.randomElement(using: &generator) ?? "")
+      }
+      let parsed = Documentation.parse(lines: lines, span: nil)
+      let expected = Self.referenceBlock(lines)
+      #expect(parsed == expected, "\(lines.debugDescription)")
+      #expect(parsed.isEmpty == expected.isEmpty, "\(lines.debugDescription)")
+    }
+  }
+
   /// The summary is trimmed of spaces and line breaks at its ends whether or not the trimming was skipped.
   @Test func summariesAreTrimmed() {
     let pieces = ["", " ", "\n", "Tax.", " Tax. ", "\r\n", "é ", "tip: t", "x\n", " \u{301}"]

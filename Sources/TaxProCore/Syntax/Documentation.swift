@@ -129,55 +129,80 @@ public struct Documentation: Sendable, Equatable {
   }
 
   /// Reads the lines of a `##` block: leading lines are the summary; `key:` lines start fields; later lines continue them.
+  ///
+  /// The fields are gathered in local variables, each text grown in place, and stored once at the end. (Set one line at
+  /// a time, every line copied the rarely set fields out of line and back, and rebuilt the text so far: documentation
+  /// was half of parsing the standard library, whose blocks run to many lines.)
   public static func parse(lines: [String], span: Span?) -> Documentation {
-    var documentation = Fields()
-    documentation.span = span
+    var summary = ""
+    var others = Fields.Others()
     var current = Field.summary
-    func append(_ existing: String?, _ text: String) -> String {
-      guard let existing, !existing.isEmpty else { return text }
-      return text.isEmpty ? existing + "\n" : (existing.hasSuffix("\n") ? existing + text : existing + " " + text)
-    }
     for rawLine in lines {
       let (line, field, rest) = splitField(rawLine)
       if let field {
         current = field
         switch field {
         case .summary: break
-        case .definition: documentation.definition = append(documentation.definition, rest)
-        case .instruction: documentation.instruction = append(documentation.instruction, rest)
-        case .tip: documentation.tip = append(documentation.tip, rest)
+        case .definition: continueText(&others.definition, with: rest)
+        case .instruction: continueText(&others.instruction, with: rest)
+        case .tip: continueText(&others.tip, with: rest)
         case .topic:
-          documentation.topic = rest.split(separator: "/").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
-        case .reference: if !rest.isEmpty { documentation.references.append(rest) }
-        case .note: documentation.notes.append(rest)
-        case .example: documentation.examples.append(rest)
-        case .parts: documentation.parts = append(documentation.parts, rest)
+          others.topic = rest.split(separator: "/").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        case .reference: if !rest.isEmpty { others.references.append(rest) }
+        case .note: others.notes.append(rest)
+        case .example: others.examples.append(rest)
+        case .parts: continueText(&others.parts, with: rest)
         }
         continue
       }
       switch current {
-      case .summary: documentation.summary = append(documentation.summary, line)
-      case .definition: documentation.definition = append(documentation.definition, line)
-      case .instruction: documentation.instruction = append(documentation.instruction, line)
-      case .tip: documentation.tip = append(documentation.tip, line)
+      case .summary: continueText(&summary, with: line)
+      case .definition: continueText(&others.definition, with: line)
+      case .instruction: continueText(&others.instruction, with: line)
+      case .tip: continueText(&others.tip, with: line)
       case .topic: break
-      case .reference: if !line.isEmpty { documentation.references.append(line) }
+      case .reference: if !line.isEmpty { others.references.append(line) }
       case .note:
-        if let last = documentation.notes.indices.last {
-          documentation.notes[last] = append(documentation.notes[last], line)
-        }
+        if !others.notes.isEmpty { continueText(&others.notes[others.notes.count - 1], with: line) }
       case .example:
-        if !line.isEmpty { documentation.examples.append(line) }
-      case .parts: documentation.parts = append(documentation.parts, line)
+        if !line.isEmpty { others.examples.append(line) }
+      case .parts: continueText(&others.parts, with: line)
       }
     }
     // Trimming only when an end is a space or a line break (a `##` line is already trimmed, and has no line break).
-    if let first = documentation.summary.utf8.first, let last = documentation.summary.utf8.last,
-      first == 10 || first == 32 || last == 10 || last == 32
-    {
-      documentation.summary = documentation.summary.trimmingCharacters(in: "\n ")
+    if let first = summary.utf8.first, let last = summary.utf8.last, first == 10 || first == 32 || last == 10 || last == 32 {
+      summary = summary.trimmingCharacters(in: "\n ")
     }
+    var documentation = Fields()
+    documentation.summary = summary
+    documentation.span = span
+    documentation.others = OutOfLine(others)
     return Documentation(documentation)
+  }
+
+  /// Continues a field's text with the next line: after a space, or after nothing when the text so far ends a
+  /// paragraph (a line break) or is empty; an empty line ends the paragraph with a line break.
+  static func continueText(_ text: inout String, with line: String) {
+    if text.isEmpty {
+      text = line
+    } else if line.isEmpty {
+      text.append("\n")
+    } else {
+      if !text.hasSuffix("\n") { text.append(" ") }
+      text.append(line)
+    }
+  }
+
+  /// `continueText` for a field that may be unset: its first line sets it, even to an empty text.
+  static func continueText(_ text: inout String?, with line: String) {
+    guard var existing = text else {
+      text = line
+      return
+    }
+    // The optional's reference goes first, so that the text grows in its own buffer.
+    text = nil
+    continueText(&existing, with: line)
+    text = existing
   }
 
   /// One line trimmed, and when it starts with a known `key:`, the field and the trimmed text after the colon.
