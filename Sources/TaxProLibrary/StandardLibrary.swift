@@ -42,9 +42,19 @@ public enum StandardLibrary {
   }
 
   /// `TAXPRO_LIBRARY` when it is set and not empty, else the library compiled in.
-  public static func origin(environment: [String: String] = ProcessInfo.processInfo.environment) -> Origin {
+  public static func origin(environment: [String: String] = StandardLibrary.processEnvironment) -> Origin {
     if let override = environment["TAXPRO_LIBRARY"], !override.isEmpty { return .directory(override) }
     return .embedded
+  }
+
+  /// The variables where the library is found and copied depend on, as this process has them: read one by one with
+  /// `getenv`, where `ProcessInfo.processInfo.environment` copies the whole environment into a dictionary.
+  public static var processEnvironment: [String: String] {
+    var found: [String: String] = [:]
+    for name in ["TAXPRO_LIBRARY", "XDG_CACHE_HOME", "HOME"] {
+      if let value = getenv(name) { found[name] = String(cString: value) }
+    }
+    return found
   }
 
   /// A fingerprint of the compiled-in library's files (names and text).
@@ -53,7 +63,7 @@ public enum StandardLibrary {
   /// The library's files in a stable order — interfaces first, then federal, then the rest; tests last — or why they
   /// could not be read.
   public static func load(
-    includeTests: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
+    includeTests: Bool = false, environment: [String: String] = StandardLibrary.processEnvironment
   ) -> Result<[LibraryFile], LibraryLoadError> {
     let entries: [(path: String, text: String)]
     let base: String
@@ -126,7 +136,7 @@ public enum StandardLibrary {
   /// Where the compiled-in library's read-only copy lives: `$XDG_CACHE_HOME/taxpro/library-FINGERPRINT` (else
   /// `~/.cache/…`, else the temporary directory). One folder per library text, so a newer binary never opens an
   /// older copy.
-  public static func copyDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+  public static func copyDirectory(environment: [String: String] = StandardLibrary.processEnvironment) -> String {
     let cache: String
     if let value = environment["XDG_CACHE_HOME"], value.hasPrefix("/") {
       cache = value
@@ -144,7 +154,7 @@ public enum StandardLibrary {
   /// that is then renamed into place, so a reader sees all of it or none; a copy already there is left alone. Does
   /// nothing when the library comes from `TAXPRO_LIBRARY` (those files are opened where they are).
   public static func writeReadOnlyCopy(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = StandardLibrary.processEnvironment
   ) -> Result<Void, LibraryLoadError> {
     guard origin(environment: environment) == .embedded else { return .success(()) }
     let target = copyDirectory(environment: environment)

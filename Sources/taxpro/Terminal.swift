@@ -8,7 +8,8 @@ enum Output {
   nonisolated(unsafe) static var colorErr = false
 
   static func configure(_ requested: Bool?) {
-    let environmentAllows = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    // `getenv`: `ProcessInfo.processInfo.environment` copies the whole environment, at every start.
+    let environmentAllows = getenv("NO_COLOR").map { String(cString: $0).isEmpty } ?? true
     let allowed = requested ?? environmentAllows
     colorOut = allowed && isatty(STDOUT_FILENO) == 1 && requested != false
     colorErr = allowed && isatty(STDERR_FILENO) == 1 && requested != false
