@@ -7,8 +7,8 @@ import PackageDescription
 
 /// `taxpro` is linked by the toolchain's lld with its relative relocations packed (`DT_RELR`): 34 KB of them instead
 /// of 2 MB of `RELA` entries (82,000 pointers into the binary's own data, all applied at every start). `taxpro eval
-/// '1+1'` took 6.86 ms against 6.42 (medians of 100, interleaved), a fresh server's first open of 4,000 lines 0.5 ms
-/// less. Only where that works: lld next to `swiftc` on the PATH, and a glibc (2.36 or later) that reads `DT_RELR`;
+/// '1+1'` took 6.86 ms before and 6.42 ms after (medians of 100, interleaved); a fresh server's first open of 4,000
+/// lines, 0.5 ms less. Only where that works: lld next to `swiftc` on the PATH, and a glibc (2.36 or later) that reads `DT_RELR`;
 /// elsewhere the default linker, as before.
 let packedRelocations: [LinkerSetting] = {
   #if os(Linux)

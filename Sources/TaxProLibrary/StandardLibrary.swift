@@ -47,8 +47,9 @@ public enum StandardLibrary {
     return .embedded
   }
 
-  /// The variables where the library is found and copied depend on, as this process has them: read one by one with
-  /// `getenv`, where `ProcessInfo.processInfo.environment` copies the whole environment into a dictionary.
+  /// The environment variables that say where the library is read from and where its read-only copy goes
+  /// (`TAXPRO_LIBRARY`, `XDG_CACHE_HOME`, `HOME`), read one by one with `getenv`:
+  /// `ProcessInfo.processInfo.environment` would copy the whole environment into a dictionary at every start.
   public static var processEnvironment: [String: String] {
     var found: [String: String] = [:]
     for name in ["TAXPRO_LIBRARY", "XDG_CACHE_HOME", "HOME"] {

@@ -3,12 +3,6 @@ import TaxProCore
 
 /// Tunes glibc's allocator for a short-lived process that builds large trees: one heap for every thread (the
 /// worker's own arena would grow by `mprotect` in small steps), grown in 64 MiB steps and never trimmed.
-///
-/// With `threadArenas` (`check`), each thread keeps glibc's arena of its own instead: a large file's check parses on
-/// one thread while it checks on another (`Checker+Pipeline`), both allocating all the time, and with one arena they
-/// took turns at its lock (thousands of futex waits and wakes). `check` of 100,000 formulas took 0.52–0.66 s with one
-/// arena and 0.35–0.56 s with one per thread (medians 0.59 and 0.42, ten interleaved rounds), peaking at 192 MiB
-/// against 187; at 10,000 formulas 0.08 s against 0.06.
 /// `mallopt` is looked up at run time because Swift does not import `<malloc.h>`. The per-thread cache of free chunks
 /// keeps glibc's default size: a much larger one (tried for the language server) handed a new program chunks from all
 /// over the heap, and opening a document of 40,000 lines took a third longer.
@@ -26,6 +20,12 @@ import TaxProCore
 /// 0.3–0.5 ms per MiB either way. A fresh server's first open of 40,000 lines took 210 ms (median of 50, beside tombi
 /// and ruff) with huge pages and 116 ms without, and `check` of 100,000 formulas after a pause 0.9–1.2 s with 0.5 s of
 /// it in the kernel, against 0.6 s with 0.15 s.
+///
+/// With `threadArenas` (`check`), each thread keeps glibc's arena of its own instead: a large file's check parses on
+/// one thread while it checks on another (`Checker+Pipeline`), both allocating all the time, and with one arena they
+/// took turns at its lock (thousands of futex waits and wakes). `check` of 100,000 formulas took 0.52–0.66 s with one
+/// arena and 0.35–0.56 s with one per thread (medians 0.59 and 0.42, ten interleaved rounds), peaking at 192 MiB
+/// against 187; at 10,000 formulas 0.08 s against 0.06.
 func tuneAllocator(largeHeap: Bool, threadArenas: Bool) {
   typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
   guard let symbol = dlsym(nil, "mallopt") else { return }
