@@ -29,6 +29,16 @@ let packedRelocations: [LinkerSetting] = {
   #endif
 }()
 
+/// Release builds emit the metadata of the generic types each module uses with concrete arguments
+/// (`_ContiguousArrayStorage<Token>`, `_DictionaryStorage<String, Span>`, …) at compile time, rather than leaving the
+/// runtime to build it from mangled names on first use: a fresh process built some 200 such types, each time it
+/// started. `taxpro eval '1+1'` took 3.90 ms before and 3.56 ms after, and 3.93 against 3.55 (medians of 100,
+/// interleaved); `check` and `eval --csv` were unchanged. (The standard library is always built this way; other
+/// modules only with this flag.)
+let prespecializedMetadata: [SwiftSetting] = [
+  .unsafeFlags(["-Xfrontend", "-prespecialize-generic-metadata"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "TaxPro",
   products: [
@@ -37,27 +47,29 @@ let package = Package(
   ],
   targets: [
     /// Syntax, semantics, evaluation and diagnostics. No I/O.
-    .target(name: "TaxProCore"),
+    .target(name: "TaxProCore", swiftSettings: prespecializedMetadata),
     /// The standard library `.tax` files, compiled in by the plugin below, and the importer that loads them.
     .target(
       name: "TaxProLibrary",
       dependencies: ["TaxProCore"],
       exclude: ["Resources"],
+      swiftSettings: prespecializedMetadata,
       plugins: ["EmbedStandardLibrary"]
     ),
     /// Turns the library's `.tax` files into a Swift source at build time (run by the plugin, and by fuzz/build.sh).
     .executableTarget(name: "LibraryEmbedder"),
     .plugin(name: "EmbedStandardLibrary", capability: .buildTool(), dependencies: ["LibraryEmbedder"]),
     /// A JSON value, its parser and writer, and Codable over it; knows nothing of TaxPro.
-    .target(name: "JSONValue"),
+    .target(name: "JSONValue", swiftSettings: prespecializedMetadata),
     /// Writes the git commit being built into the executable, for `taxpro --version` ("unknown" outside git).
     .plugin(name: "RecordBuildCommit", capability: .buildTool(), exclude: ["record-commit.sh"]),
     /// JSON-RPC 2.0 framing and LSP 3.17 types; knows nothing of TaxPro.
-    .target(name: "LanguageServerProtocol", dependencies: ["JSONValue"]),
+    .target(name: "LanguageServerProtocol", dependencies: ["JSONValue"], swiftSettings: prespecializedMetadata),
     /// The language server: documents, workspace, requests mapped to core queries.
     .target(
       name: "TaxProServer",
-      dependencies: ["TaxProCore", "TaxProLibrary", "LanguageServerProtocol"]
+      dependencies: ["TaxProCore", "TaxProLibrary", "LanguageServerProtocol"],
+      swiftSettings: prespecializedMetadata
     ),
     /// libedit, through pkg-config.
     .systemLibrary(
@@ -66,7 +78,7 @@ let package = Package(
       providers: [.apt(["libedit-dev"])]
     ),
     /// A small line-editor protocol with a libedit implementation and a scripted one for tests; knows nothing of TaxPro.
-    .target(name: "LineEditing", dependencies: ["CEditLine", "CSignals"]),
+    .target(name: "LineEditing", dependencies: ["CEditLine", "CSignals"], swiftSettings: prespecializedMetadata),
     /// Ctrl-C and resume-after-Ctrl-Z as flags a signal handler sets: C state, defined once.
     .target(name: "CSignals"),
     /// Faults in the heap's next pages ahead of a large allocation, on a thread of its own.
@@ -74,12 +86,14 @@ let package = Package(
     /// The interactive loop, its commands, its files and its charts; with LineEditing, the only code that touches the terminal.
     .target(
       name: "TaxProREPL",
-      dependencies: ["TaxProCore", "TaxProLibrary", "LineEditing", "JSONValue"]
+      dependencies: ["TaxProCore", "TaxProLibrary", "LineEditing", "JSONValue"],
+      swiftSettings: prespecializedMetadata
     ),
     /// The executable: argument handling and wiring.
     .executableTarget(
       name: "taxpro",
       dependencies: ["TaxProCore", "TaxProLibrary", "TaxProServer", "TaxProREPL", "JSONValue", "CHeap"],
+      swiftSettings: prespecializedMetadata,
       linkerSettings: packedRelocations,
       plugins: ["RecordBuildCommit"]
     ),
