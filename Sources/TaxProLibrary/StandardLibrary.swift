@@ -1,6 +1,11 @@
 import Foundation
 import TaxProCore
 
+/// An environment variable's value, read with `getenv`: `ProcessInfo.processInfo.environment` copies the whole
+/// environment into a dictionary each time it is asked (a tenth of a millisecond, on a fresh server's first open's
+/// path, and twice in every start of `eval`).
+public func environmentValue(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
 /// One file of the standard library.
 public struct LibraryFile: Sendable {
   /// How diagnostics name it: `<std>/ON.tax`.
@@ -48,12 +53,11 @@ public enum StandardLibrary {
   }
 
   /// The environment variables that say where the library is read from and where its read-only copy goes
-  /// (`TAXPRO_LIBRARY`, `XDG_CACHE_HOME`, `HOME`), read one by one with `getenv`:
-  /// `ProcessInfo.processInfo.environment` would copy the whole environment into a dictionary at every start.
+  /// (`TAXPRO_LIBRARY`, `XDG_CACHE_HOME`, `HOME`), as this process has them (`environmentValue`).
   public static var processEnvironment: [String: String] {
     var found: [String: String] = [:]
     for name in ["TAXPRO_LIBRARY", "XDG_CACHE_HOME", "HOME"] {
-      if let value = getenv(name) { found[name] = String(cString: value) }
+      if let value = environmentValue(name) { found[name] = value }
     }
     return found
   }

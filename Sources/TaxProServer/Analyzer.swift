@@ -1,6 +1,7 @@
 import Foundation
 import LanguageServerProtocol
 import TaxProCore
+import TaxProLibrary
 
 /// Checks the workspace on a thread of its own, so that the worker goes on answering requests (completion above all)
 /// while a large program is re-checked after an edit.

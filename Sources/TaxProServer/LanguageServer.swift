@@ -3,11 +3,6 @@ import LanguageServerProtocol
 import TaxProCore
 import TaxProLibrary
 
-/// An environment variable's value, read with `getenv`: `ProcessInfo.processInfo.environment` copies the whole
-/// environment into a dictionary each time it is asked (a tenth of a millisecond, on a fresh server's first open's
-/// path).
-func environmentValue(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-
 /// The TaxPro language server: LSP requests in, core queries out.
 ///
 /// All of its state is touched only on the connection's worker thread (see `MessageHandler`), one message at a

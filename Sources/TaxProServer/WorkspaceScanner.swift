@@ -1,5 +1,6 @@
 import Foundation
 import LanguageServerProtocol
+import TaxProLibrary
 
 #if canImport(Glibc)
   import Glibc

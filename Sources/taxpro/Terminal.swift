@@ -1,5 +1,6 @@
 import Foundation
 import TaxProCore
+import TaxProLibrary
 import TaxProREPL
 
 /// Writing to the terminal, with or without colour.
@@ -8,8 +9,7 @@ enum Output {
   nonisolated(unsafe) static var colorErr = false
 
   static func configure(_ requested: Bool?) {
-    // `getenv`: `ProcessInfo.processInfo.environment` copies the whole environment, at every start.
-    let environmentAllows = getenv("NO_COLOR").map { String(cString: $0).isEmpty } ?? true
+    let environmentAllows = environmentValue("NO_COLOR")?.isEmpty ?? true
     let allowed = requested ?? environmentAllows
     colorOut = allowed && isatty(STDOUT_FILENO) == 1 && requested != false
     colorErr = allowed && isatty(STDERR_FILENO) == 1 && requested != false
