@@ -29,14 +29,14 @@ public struct MessageTable<Handler: AnyObject> {
 
   /// Answers `R` with `handle`, announcing it with `options` (`true` when nil).
   public mutating func on<R: RequestType>(
-    _ type: R.Type, options: (any Encodable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
+    _ type: R.Type, options: (any JSONWritable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
   ) {
     register(R.self, options, { handler, request, _ in try handle(handler)(request) }) { $0.serializedJSON() }
   }
 
   /// Answers `R` with `handle`, which also gets the request's context (cancellation, the connection).
   public mutating func on<R: RequestType>(
-    _ type: R.Type, options: (any Encodable)? = nil,
+    _ type: R.Type, options: (any JSONWritable)? = nil,
     _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
   ) {
     register(R.self, options, { handler, request, context in try handle(handler)(request, context) }) {
@@ -46,14 +46,14 @@ public struct MessageTable<Handler: AnyObject> {
 
   /// As `on(_:options:_:)`, for a response that writes itself (`JSONWritable`): the latency path.
   public mutating func on<R: RequestType>(
-    _ type: R.Type, options: (any Encodable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
+    _ type: R.Type, options: (any JSONWritable)? = nil, _ handle: @escaping (Handler) -> (R) throws -> R.Response
   ) where R.Response: JSONWritable {
     register(R.self, options, { handler, request, _ in try handle(handler)(request) }) { $0.writtenJSON() }
   }
 
   /// As `on(_:options:_:)` with the request's context, for a response that writes itself (`JSONWritable`).
   public mutating func on<R: RequestType>(
-    _ type: R.Type, options: (any Encodable)? = nil,
+    _ type: R.Type, options: (any JSONWritable)? = nil,
     _ handle: @escaping (Handler) -> (R, RequestContext) throws -> R.Response
   ) where R.Response: JSONWritable {
     register(R.self, options, { handler, request, context in try handle(handler)(request, context) }) {
@@ -62,7 +62,7 @@ public struct MessageTable<Handler: AnyObject> {
   }
 
   private mutating func register<R: RequestType>(
-    _ type: R.Type, _ options: (any Encodable)?, _ call: @escaping (Handler, R, RequestContext) throws -> R.Response,
+    _ type: R.Type, _ options: (any JSONWritable)?, _ call: @escaping (Handler, R, RequestContext) throws -> R.Response,
     serialize: @escaping (R.Response) -> [UInt8]
   ) {
     announce(R.self, options)
@@ -87,14 +87,20 @@ public struct MessageTable<Handler: AnyObject> {
     return { message in try message.decodeParams(R.self, lenient: lenient) }
   }
 
-  private mutating func announce<R: RequestType>(_ type: R.Type, _ options: (any Encodable)?) {
+  private mutating func announce<R: RequestType>(_ type: R.Type, _ options: (any JSONWritable)?) {
     guard let key = R.capability else { return }
-    capabilities[key] = options?.toJSON() ?? true
+    capabilities[key] = options.map(Self.tree) ?? true
   }
 
   /// Announces a capability that belongs to no single request (`positionEncoding`, `textDocumentSync`).
-  public mutating func announce(_ key: String, _ value: some Encodable) {
-    capabilities[key] = value.toJSON()
+  public mutating func announce(_ key: String, _ value: some JSONWritable) {
+    capabilities[key] = Self.tree(value)
+  }
+
+  /// `value` as a tree, read back from the text it writes: the options write themselves (see `Writing.swift`), which
+  /// a fresh server's first encoding through `Codable` made slow.
+  private static func tree(_ value: any JSONWritable) -> JSON {
+    (try? JSON.parse(value.writtenJSON())) ?? value.toJSON()
   }
 
   /// The capabilities without those of `requests`, which the server handles but does not offer to this client.

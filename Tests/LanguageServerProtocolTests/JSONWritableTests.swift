@@ -48,12 +48,27 @@ import Testing
     ],
     serverInfo: LSP.ServerInfo(name: "taxpro", version: "0.1.0"))
 
+  /// Every options type a server announces, each with every member set (text that needs escaping among them).
+  static let options: [any JSONWritable & Sendable] = [
+    LSP.PositionEncodingKind.utf16,
+    LSP.TextDocumentSyncOptions(openClose: true, change: .incremental),
+    LSP.CompletionOptions(triggerCharacters: [".", "\"\u{1}é"], resolveProvider: false),
+    LSP.SignatureHelpOptions(triggerCharacters: ["(", ","], retriggerCharacters: [","]),
+    LSP.CodeActionOptions(codeActionKinds: [.quickFix, LSP.CodeActionKind(rawValue: "refactor.\"x\"")]),
+    LSP.ResolveOptions(resolveProvider: true),
+    LSP.RenameOptions(prepareProvider: false),
+    LSP.ExecuteCommandOptions(commands: ["taxpro.runTest", "taxpro.explain"]),
+    LSP.SemanticTokensOptions(
+      legend: LSP.SemanticTokensLegend(tokenTypes: ["keyword", "function"], tokenModifiers: ["declaration"]), full: true),
+    LSP.DiagnosticOptions(identifier: "taxpro", interFileDependencies: true, workspaceDiagnostics: false),
+  ]
+
   @Test func everySampleSetsEveryMember() {
     let samples: [Any] = [
       Self.markdown, Self.range, Self.edit, Self.item, LSP.Hover(contents: Self.markdown, range: Self.range),
       LSP.CompletionList(isIncomplete: true, items: [Self.item]),
       LSP.Location(uri: "file:///a%20b/c.tax", range: Self.range), Self.initializeResult,
-    ]
+    ] + Self.options
     for sample in samples {
       #expect(unsetMembers(of: sample) == [], "\(type(of: sample))")
     }
@@ -69,6 +84,21 @@ import Testing
     try expectSameBytes(LSP.MarkupContent(kind: .plaintext, value: ""))
     try expectSameBytes(LSP.StringOrMarkupContent.string("plain \"text\""))
     try expectSameBytes(LSP.StringOrMarkupContent.markupContent(Self.markdown))
+  }
+
+  /// The options, as announced in the capabilities (`MessageTable`), and with their optionals left out.
+  @Test func optionsWriteWhatCodableWrites() throws {
+    func check(_ value: some JSONWritable) throws { try expectSameBytes(value) }
+    for options in Self.options { try check(options) }
+    try expectSameBytes(LSP.TextDocumentSyncOptions())
+    try expectSameBytes(LSP.CompletionOptions())
+    try expectSameBytes(LSP.SignatureHelpOptions())
+    try expectSameBytes(LSP.CodeActionOptions())
+    try expectSameBytes(LSP.ResolveOptions())
+    try expectSameBytes(LSP.RenameOptions())
+    try expectSameBytes(LSP.ExecuteCommandOptions(commands: []))
+    try expectSameBytes(LSP.SemanticTokensOptions(legend: LSP.SemanticTokensLegend(tokenTypes: [], tokenModifiers: []), full: nil))
+    try expectSameBytes(LSP.DiagnosticOptions(interFileDependencies: false, workspaceDiagnostics: true))
   }
 
   @Test func initializeResultWritesWhatCodableWrites() throws {
