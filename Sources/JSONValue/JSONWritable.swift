@@ -66,6 +66,16 @@ public struct JSONWriter {
     member(key, value)
   }
 
+  /// Writes a member whose value is `text`, JSON text another writer wrote, as it is.
+  @inlinable public mutating func member(_ key: StaticString, writtenText text: [UInt8]) {
+    if needsComma { output.append(UInt8(ascii: ",")) }
+    output.append(UInt8(ascii: "\""))
+    key.withUTF8Buffer { output.append(contentsOf: $0) }
+    output.append(contentsOf: "\":".utf8)
+    output.append(contentsOf: text)
+    needsComma = true
+  }
+
   /// Writes an array of `elements`.
   @inlinable public mutating func array<Elements: Sequence>(_ elements: Elements) where Elements.Element: JSONWritable {
     output.append(UInt8(ascii: "["))

@@ -8,6 +8,20 @@ extension Connection {
     }
   }
 
+  /// Sends a notification that writes itself (`JSONWritable`): the message's text written in one pass, with no
+  /// `JSON` tree built first. The same bytes as `send(_:)` of any other notification. Thread-safe.
+  public func send<N: NotificationType & JSONWritable>(_ notification: N) {
+    let params = notification.writtenJSON()
+    var writer = JSONWriter(capacity: params.count + 64)
+    writer.object {
+      $0.member("jsonrpc", "2.0")
+      $0.member("method", N.method)
+      // A message without fields is sent without `params`, as `params(_:)` leaves them out.
+      if params != Array("{}".utf8) { $0.member("params", writtenText: params) }
+    }
+    send(body: writer.bytes)
+  }
+
   /// Queues a notification for this side's own handler, as `post(_:)` does. Thread-safe.
   public func post<N: NotificationType>(_ notification: N) {
     post(NotificationMessage(method: N.method, params: notification.toJSON()))

@@ -447,7 +447,7 @@ public final class Connection: @unchecked Sendable {
   }
 
   /// Writes a message already serialized.
-  private func send(body: [UInt8]) {
+  func send(body: [UInt8]) {
     do {
       try writer.write(body: body)
     } catch {

@@ -73,7 +73,8 @@ public struct MessageTable<Handler: AnyObject> {
   }
 
   /// How the params of `R` are read, chosen once per entry: leniently or not (`LenientDecodable`), and, for a
-  /// request that is a document and a position, straight from the usual shape when they have it.
+  /// request that is a document and a position or one of `usualShapeMessages`, straight from the usual shape when
+  /// they have it.
   private static func decoder<R: RequestType>(_ type: R.Type) -> (RequestMessage) throws -> R {
     let lenient = R.decodesLeniently
     if let positional = textDocumentPositionRequests.first(where: { $0 == R.self }) {
@@ -81,6 +82,12 @@ public struct MessageTable<Handler: AnyObject> {
         if let parts = textDocumentPosition(in: message.params), let request = positional.request(as: R.self, parts) {
           return request
         }
+        return try message.decodeParams(R.self, lenient: lenient)
+      }
+    }
+    if let usual = usualShapeMessages.first(where: { $0 == R.self }) {
+      return { message in
+        if let request = usual.read(as: R.self, message.params) { return request }
         return try message.decodeParams(R.self, lenient: lenient)
       }
     }
@@ -115,6 +122,13 @@ public struct MessageTable<Handler: AnyObject> {
   /// Handles the notification `N` with `handle`.
   public mutating func on<N: NotificationType>(_ type: N.Type, _ handle: @escaping (Handler) -> (N) throws -> Void) {
     let lenient = N.decodesLeniently
+    if let usual = usualShapeMessages.first(where: { $0 == N.self }) {
+      notifications[N.method] = { handler, message, _ in
+        let notification = try usual.read(as: N.self, message.params) ?? message.decodeParams(N.self, lenient: lenient)
+        try handle(handler)(notification)
+      }
+      return
+    }
     notifications[N.method] = { handler, message, _ in
       try handle(handler)(message.decodeParams(N.self, lenient: lenient))
     }

@@ -47,20 +47,36 @@ public enum StandardLibrary {
   }
 
   /// `TAXPRO_LIBRARY` when it is set and not empty, else the library compiled in.
-  public static func origin(environment: [String: String] = StandardLibrary.processEnvironment) -> Origin {
+  public static func origin(environment: Environment = .process) -> Origin {
     if let override = environment["TAXPRO_LIBRARY"], !override.isEmpty { return .directory(override) }
     return .embedded
   }
 
   /// The environment variables that say where the library is read from and where its read-only copy goes
-  /// (`TAXPRO_LIBRARY`, `XDG_CACHE_HOME`, `HOME`), as this process has them (`environmentValue`).
-  public static var processEnvironment: [String: String] {
-    var found: [String: String] = [:]
-    for name in ["TAXPRO_LIBRARY", "XDG_CACHE_HOME", "HOME"] {
-      if let value = environmentValue(name) { found[name] = value }
+  /// (`TAXPRO_LIBRARY`, `XDG_CACHE_HOME`, `HOME`): this process's, read one at a time as asked
+  /// (`environmentValue`), or given ones (tests write them as a dictionary literal). Not a dictionary of this
+  /// process's: building one was a conformance scan and a table, 0.2 ms of a fresh server's path to its `initialize`
+  /// answer.
+  public struct Environment: ExpressibleByDictionaryLiteral, Sendable {
+    private let given: [String: String]?
+
+    /// This process's environment.
+    public static let process = Environment(nil)
+
+    /// `given`'s variables, or this process's when it is nil.
+    public init(_ given: [String: String]?) { self.given = given }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+      self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    return found
+
+    /// The variable's value; nil when it is not set.
+    public subscript(name: String) -> String? {
+      if let given { return given[name] }
+      return environmentValue(name)
+    }
   }
+
 
   /// A fingerprint of the compiled-in library's files (names and text).
   public static var fingerprint: String { EmbeddedLibrary.fingerprint }
@@ -68,7 +84,7 @@ public enum StandardLibrary {
   /// The library's files in a stable order — interfaces first, then federal, then the rest; tests last — or why they
   /// could not be read.
   public static func load(
-    includeTests: Bool = false, environment: [String: String] = StandardLibrary.processEnvironment
+    includeTests: Bool = false, environment: Environment = .process
   ) -> Result<[LibraryFile], LibraryLoadError> {
     let entries: [(path: String, text: String)]
     let base: String
@@ -141,7 +157,7 @@ public enum StandardLibrary {
   /// Where the compiled-in library's read-only copy lives: `$XDG_CACHE_HOME/taxpro/library-FINGERPRINT` (else
   /// `~/.cache/…`, else the temporary directory). One folder per library text, so a newer binary never opens an
   /// older copy.
-  public static func copyDirectory(environment: [String: String] = StandardLibrary.processEnvironment) -> String {
+  public static func copyDirectory(environment: Environment = .process) -> String {
     let cache: String
     if let value = environment["XDG_CACHE_HOME"], value.hasPrefix("/") {
       cache = value
@@ -159,7 +175,7 @@ public enum StandardLibrary {
   /// that is then renamed into place, so a reader sees all of it or none; a copy already there is left alone. Does
   /// nothing when the library comes from `TAXPRO_LIBRARY` (those files are opened where they are).
   public static func writeReadOnlyCopy(
-    environment: [String: String] = StandardLibrary.processEnvironment
+    environment: Environment = .process
   ) -> Result<Void, LibraryLoadError> {
     guard origin(environment: environment) == .embedded else { return .success(()) }
     let target = copyDirectory(environment: environment)

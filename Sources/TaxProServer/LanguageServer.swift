@@ -293,7 +293,7 @@ public final class LanguageServer: MessageHandler {
 
   func didOpen(_ notification: LSP.DidOpenTextDocumentNotification) {
     workspace.open(notification.textDocument)
-    if let path = notification.textDocument.uri.filePath.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) {
+    if let path = notification.textDocument.uri.filePath.map(Workspace.standardizedPath) {
       // A small project is read in a few milliseconds: its first diagnostics see all its files. A large one is not
       // waited for: the document's own diagnostics come first (with its folder's files), the rest follow.
       if workspace.isPending(path) { takeScan(waitingAtMost: 0.05) }
@@ -344,7 +344,9 @@ public final class LanguageServer: MessageHandler {
     guard !roots.isEmpty else { return }
     let connection = connection
     scanner = WorkspaceScanner(roots: roots, willFinish: scanWillFinish) {
-      connection?.post(WorkspaceScannedNotification())
+      // A bare message: encoding even an empty notification is a conformance scan, on a thread that shares the cores
+      // with a fresh server's first check.
+      connection?.post(NotificationMessage(method: WorkspaceScannedNotification.method))
     }
   }
 

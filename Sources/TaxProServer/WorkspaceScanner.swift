@@ -82,7 +82,7 @@ final class WorkspaceScanner: @unchecked Sendable {
   static func isBroad(_ path: String, home: String? = environmentValue("HOME")) -> Bool {
     let components = path.split(separator: "/")
     if components.count <= 1 { return true }
-    if let home, !home.isEmpty, URL(fileURLWithPath: home).standardizedFileURL.path == path { return true }
+    if let home, !home.isEmpty, Workspace.standardizedPath(home) == path { return true }
     return false
   }
 

@@ -1,5 +1,7 @@
 import Testing
 
+import TestSupport
+
 @testable import LanguageServerProtocol
 
 /// The replies that write themselves (`JSONWritable`) write exactly what `Codable` writes for them, so a member
@@ -63,11 +65,19 @@ import Testing
     LSP.DiagnosticOptions(identifier: "taxpro", interFileDependencies: true, workspaceDiagnostics: false),
   ]
 
+  static let diagnostic = LSP.Diagnostic(
+    range: range, severity: .warning, code: "unused-\"binding\"", source: "taxpro", message: "never used\n\u{1}é",
+    relatedInformation: [
+      LSP.DiagnosticRelatedInformation(location: LSP.Location(uri: "file:///a%20b/c.tax", range: range), message: "here")
+    ])
+  static let publish = LSP.PublishDiagnosticsNotification(
+    uri: "file:///a%20b/c.tax", version: 7, diagnostics: [diagnostic])
+
   @Test func everySampleSetsEveryMember() {
     let samples: [Any] = [
       Self.markdown, Self.range, Self.edit, Self.item, LSP.Hover(contents: Self.markdown, range: Self.range),
       LSP.CompletionList(isIncomplete: true, items: [Self.item]),
-      LSP.Location(uri: "file:///a%20b/c.tax", range: Self.range), Self.initializeResult,
+      LSP.Location(uri: "file:///a%20b/c.tax", range: Self.range), Self.initializeResult, Self.diagnostic, Self.publish,
     ] + Self.options
     for sample in samples {
       #expect(unsetMembers(of: sample) == [], "\(type(of: sample))")
@@ -99,6 +109,33 @@ import Testing
     try expectSameBytes(LSP.ExecuteCommandOptions(commands: []))
     try expectSameBytes(LSP.SemanticTokensOptions(legend: LSP.SemanticTokensLegend(tokenTypes: [], tokenModifiers: []), full: nil))
     try expectSameBytes(LSP.DiagnosticOptions(interFileDependencies: false, workspaceDiagnostics: true))
+  }
+
+  @Test func diagnosticsWriteWhatCodableWrites() throws {
+    try expectSameBytes(Self.diagnostic)
+    try expectSameBytes(LSP.Diagnostic(range: Self.range, message: ""))
+    try expectSameBytes(Self.publish)
+    try expectSameBytes(
+      LSP.PublishDiagnosticsNotification(
+        uri: "file:///x.tax", diagnostics: [Self.diagnostic, LSP.Diagnostic(range: Self.range, message: "x")]))
+    try expectSameBytes(LSP.PublishDiagnosticsNotification(uri: "file:///x.tax", diagnostics: []))
+  }
+
+  /// A notification that writes itself is sent as the same message as through its tree (`Connection.send(_:)`).
+  @Test func aNotificationThatWritesItselfIsSentAsThroughItsTree() throws {
+    for notification in [Self.publish, LSP.PublishDiagnosticsNotification(uri: "file:///x.tax", diagnostics: [])] {
+      let sink = MemoryByteSink()
+      let connection = Connection(input: MemoryByteSource([]), output: sink)
+      connection.send(notification)
+      connection.send(notification: LSP.PublishDiagnosticsNotification.method, params: notification.toJSON())
+      let bodies = try readAll(MemoryByteSource(sink.bytes)).compactMap { event -> [UInt8]? in
+        if case .message(let body) = event { return body }
+        return nil
+      }
+      #expect(bodies.count == 2)
+      #expect(bodies.first == bodies.last)
+      #expect(try JSON.parse(bodies[0])["params"] == notification.toJSON())
+    }
   }
 
   @Test func initializeResultWritesWhatCodableWrites() throws {

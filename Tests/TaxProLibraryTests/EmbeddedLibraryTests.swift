@@ -46,7 +46,7 @@ import Testing
   @Test func theReadOnlyCopyIsWrittenOnceWhereTheCacheIs() throws {
     let cache = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: cache) }
-    let environment = ["XDG_CACHE_HOME": cache, "HOME": "/nonexistent"]
+    let environment: StandardLibrary.Environment = ["XDG_CACHE_HOME": cache, "HOME": "/nonexistent"]
     let directory = StandardLibrary.copyDirectory(environment: environment)
     #expect(directory == cache + "/taxpro/library-" + StandardLibrary.fingerprint)
     try StandardLibrary.writeReadOnlyCopy(environment: environment).get()

@@ -29,6 +29,16 @@ struct WorkspaceTests {
     #expect(workspace.id(for: uri) == id)
   }
 
+  /// Paths are standardized by their text, as Foundation's `URL` standardizes them (absolute, relative, odd).
+  @Test(arguments: [
+    "/a/b", "/a/b/", "/a//b", "/a/./b", "/a/../b", "/../a", "/a/b/..", "/a/b/../..", "/a/b/../../..", "a/b", "./a",
+    "../a", "/", "//", "/a/.", "/a/..", "/.", "/a/b/./", "/a/.b/..c/...", "/tmp/x y/é.tax", "", ".", "..", "/a//../b",
+    "/a/b//", "///a", "~/a", "~", "a/../../b", "/a/b%20c/d", "/~/a", "/a/~",
+  ])
+  func pathsAreStandardizedAsURLStandardizesThem(_ path: String) {
+    #expect(Workspace.standardizedPath(path) == URL(fileURLWithPath: path).standardizedFileURL.path)
+  }
+
   @Test func theLibrarysFileOpenedKeepsTheLibrarysID() {
     let workspace = Workspace(library: WorkspaceTests.library)
     let uri = LSP.DocumentURI("file:///opt/taxpro/library/ON.tax")

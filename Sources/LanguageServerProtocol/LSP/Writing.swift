@@ -216,3 +216,41 @@ extension LSP.DiagnosticOptions: JSONWritable {
     }
   }
 }
+
+// Diagnostics, pushed after every check (`Connection.send(_:)` writes a notification that writes itself without a
+// tree in between): through `Codable`, a fresh server's first push paid a conformance scan per type on the way to
+// the first diagnostics the editor shows, and every push built the whole tree of its diagnostics first.
+
+extension LSP.DiagnosticSeverity: JSONWritable {}
+
+extension LSP.DiagnosticRelatedInformation: JSONWritable {
+  public func writeJSON(to writer: inout JSONWriter) {
+    writer.object {
+      $0.member("location", location)
+      $0.member("message", message)
+    }
+  }
+}
+
+extension LSP.Diagnostic: JSONWritable {
+  public func writeJSON(to writer: inout JSONWriter) {
+    writer.object {
+      $0.member("range", range)
+      $0.member("severity", severity)
+      $0.member("code", code)
+      $0.member("source", source)
+      $0.member("message", message)
+      $0.member("relatedInformation", relatedInformation)
+    }
+  }
+}
+
+extension LSP.PublishDiagnosticsNotification: JSONWritable {
+  public func writeJSON(to writer: inout JSONWriter) {
+    writer.object {
+      $0.member("uri", uri)
+      $0.member("version", version)
+      $0.member("diagnostics", diagnostics)
+    }
+  }
+}
