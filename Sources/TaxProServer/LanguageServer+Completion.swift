@@ -7,13 +7,16 @@ extension LanguageServer {
   /// text (however broken) and the last checked program, so it answers at once while the analyzer re-checks.
   func completion(_ request: LSP.CompletionRequest) -> LSP.CompletionList? {
     guard let (_, source) = document(request.textDocument) else { return nil }
-    let offset = source.offset(of: request.position)
+    return completion(in: source, at: source.offset(of: request.position), program: recentAnalysis().program)
+  }
+
+  /// The completion at byte `offset` of `source`, from `program`.
+  func completion(in source: LineMap, at offset: Int, program: Program) -> LSP.CompletionList {
     // The engine reads the declaration around the cursor; giving it only that keeps completion quick in a large file.
     let window = LanguageServer.declarationWindow(source.bytes, around: offset)
     let text = String(decoding: source.bytes[window], as: UTF8.self)
     let list = CompletionEngine.complete(
-      CompletionQuery(text: text, offset: offset - window.lowerBound, year: year), in: recentAnalysis().program,
-      cache: completionCache)
+      CompletionQuery(text: text, offset: offset - window.lowerBound, year: year), in: program, cache: completionCache)
     let formats = client.textDocument?.completion?.completionItem?.documentationFormat
     let markdown = LanguageServer.markdown(in: formats)
     // A client that names no format gets the specification's other shape: a bare string.
@@ -33,11 +36,7 @@ extension LanguageServer {
       var detail = candidate.detail
       if let value = candidate.value { detail += detail.isEmpty ? "= \(value)" : " = \(value)" }
       let rank = String(position)
-      let documentation = candidate.documentation.map { text in
-        completionDocumentation.value(for: text, named: named, markdown: markdown) {
-          named ? .markupContent(markup(text, markdown)) : .string(markup(text, false).value)
-        }
-      }
+      let documentation = candidate.documentation.map { renderedDocumentation($0, named: named, markdown: markdown) }
       return LSP.CompletionItem(
         label: candidate.label, kind: LanguageServer.completionKind(candidate.kind),
         detail: detail.isEmpty ? nil : detail, documentation: documentation,
@@ -45,6 +44,42 @@ extension LanguageServer {
         textEdit: LSP.TextEdit(range: range, newText: candidate.insertText))
     }
     return LSP.CompletionList(isIncomplete: false, items: items)
+  }
+
+  /// Completion documentation as this client is sent it, made once per text (`CompletionDocumentation`).
+  func renderedDocumentation(_ text: String, named: Bool, markdown: Bool) -> LSP.StringOrMarkupContent {
+    completionDocumentation.value(for: text, named: named, markdown: markdown) {
+      named ? .markupContent(markup(text, markdown)) : .string(markup(text, false).value)
+    }
+  }
+
+  /// Makes, while the server is idle, what the first completion in each context would otherwise make on the user's
+  /// keystroke: each jurisdiction's parameters (`CompletionCache`), every candidate's documentation as this client
+  /// is sent it (`CompletionDocumentation`), and the reply's text (discarded: writing it the first time runs code and
+  /// makes runtime metadata that the user's first request would otherwise wait for). The first completion after
+  /// `ON.` took 0.40 ms against 0.13–0.16 for the next ones (release build, 4,000-line document, medians of 8 fresh
+  /// servers).
+  ///
+  /// The analyzer posts this once its first analysis is out; each message warms one context (the names at the top
+  /// level, the `Province` interface's members, then one jurisdiction's) through the request's own path, on a
+  /// document of one formula, and posts the next one behind whatever the client sent meanwhile, so a request waits
+  /// for at most one context.
+  func warmCompletion(_ notification: WarmCompletionNotification) {
+    guard let program = analyzer?.latestAnalysis?.program, warmCompletion(in: program) else { return }
+    connection?.post(NotificationMessage(method: WarmCompletionNotification.method))
+  }
+
+  /// Warms the next context for `program` (see above); whether any is left.
+  func warmCompletion(in program: Program) -> Bool {
+    if warmingContexts == nil {
+      warmingContexts = ["", "province"] + program.jurisdictions.keys.sorted().reversed().map { $0 + "." }
+    }
+    guard let context = warmingContexts?.popLast() else { return false }
+    // A value of type `Province` is completed after a parameter of that type; `ON.` after the code itself.
+    let text = context == "province" ? "formula warm(p: Province): Money = p." : "formula warm(): Money = " + context
+    let source = LineMap(SourceFile(id: FileID(Int.max), name: "warm", text: text))
+    _ = completion(in: source, at: text.utf8.count, program: program).writtenJSON()
+    return warmingContexts?.isEmpty == false
   }
 
   /// The lines of the top-level declaration holding `offset`: from the nearest line above (or at) it that starts a
@@ -201,6 +236,9 @@ struct CompletionDocumentation {
   static let limit = 4_096
   private var entries: [Key: LSP.StringOrMarkupContent] = [:]
 
+  /// How many texts are kept (tests).
+  var count: Int { entries.count }
+
   /// The value for `text`, made by `make` the first time.
   mutating func value(
     for text: String, named: Bool, markdown: Bool, _ make: () -> LSP.StringOrMarkupContent
@@ -212,4 +250,10 @@ struct CompletionDocumentation {
     entries[key] = value
     return value
   }
+}
+
+/// Posted by the analyzer to the server once its first analysis is out (`LanguageServer.warmCompletion`), and by the
+/// server to itself for each context still to warm. A client that sends it only makes the server warm a context.
+struct WarmCompletionNotification: NotificationType {
+  static let method = "$/taxpro/warmCompletion"
 }

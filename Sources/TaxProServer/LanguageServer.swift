@@ -33,6 +33,8 @@ public final class LanguageServer: MessageHandler {
   var completionDocumentation = CompletionDocumentation()
   /// Completion candidates that depend on the program alone, kept between requests (`CompletionCache`).
   let completionCache = CompletionCache()
+  /// The completion contexts still to warm while idle, last first (`warmCompletion`); nil until warming starts.
+  var warmingContexts: [String]?
   /// The client pulls diagnostics (`textDocument/diagnostic`), so the server does not push them as well. Only a client
   /// that can also be asked to pull again (`workspace/diagnostic/refresh`) is offered pulling: an edit in one file
   /// changes the diagnostics of others, and a client that pulls only for the file it edits (Neovim 0.11, which also
@@ -155,6 +157,7 @@ public final class LanguageServer: MessageHandler {
     table.on(LSP.DidChangeWatchedFilesNotification.self, LanguageServer.didChangeWatchedFiles)
     table.on(LSP.DidChangeConfigurationNotification.self, LanguageServer.didChangeConfiguration)
     table.on(WorkspaceScannedNotification.self, LanguageServer.workspaceScanned)
+    table.on(WarmCompletionNotification.self, LanguageServer.warmCompletion)
     return table
   }
 
