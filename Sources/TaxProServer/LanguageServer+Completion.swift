@@ -72,7 +72,7 @@ extension LanguageServer {
   /// Warms the next context for `program` (see above); whether any is left.
   func warmCompletion(in program: Program) -> Bool {
     if warmingContexts == nil {
-      warmingContexts = ["", "province"] + program.jurisdictions.keys.sorted().reversed().map { $0 + "." }
+      warmingContexts = (["", "province"] + program.jurisdictions.keys.sorted().map { $0 + "." }).reversed()
     }
     guard let context = warmingContexts?.popLast() else { return false }
     // A value of type `Province` is completed after a parameter of that type; `ON.` after the code itself.
