@@ -6,8 +6,8 @@ import Testing
 
 @testable import TaxProServer
 
-/// What the server warms while idle (`LanguageServer.warmCompletion`) leaves nothing for a first completion to make:
-/// after `ON.`, on a value of type `Province`, or among the names at the top level.
+/// What the server warms while idle (`LanguageServer.warmCompletion`) leaves nothing for a first completion to make
+/// after `ON.` or on a value of type `Province`, and changes no answer.
 struct CompletionWarmingTests {
   static let text = """
     formula a(): Money = ON.
@@ -33,12 +33,12 @@ struct CompletionWarmingTests {
     return (server, LSP.TextDocumentIdentifier(uri: uri))
   }
 
-  /// The completion at the end of each of the document's first three lines.
-  static func completeEveryLine(_ server: LanguageServer, _ document: LSP.TextDocumentIdentifier) throws
-    -> [LSP.CompletionList]
-  {
+  /// The completion at the end of each of the document's `lines`.
+  static func complete(
+    _ server: LanguageServer, _ document: LSP.TextDocumentIdentifier, lines numbers: Range<Int> = 0..<3
+  ) throws -> [LSP.CompletionList] {
     let lines = text.split(separator: "\n")
-    return try (0..<3).map { line in
+    return try numbers.map { line in
       try #require(
         server.completion(
           LSP.CompletionRequest(
@@ -46,24 +46,28 @@ struct CompletionWarmingTests {
     }
   }
 
-  @Test func afterWarmingTheFirstCompletionsMakeNothing() throws {
+  @Test func afterWarmingTheFirstMemberCompletionsMakeNothing() throws {
     let (server, document) = Self.server()
     let program = server.recentAnalysis().program
     var rounds = 1
     while server.warmCompletion(in: program) { rounds += 1 }
-    // One round for the top level, one for `Province`, one per jurisdiction.
-    #expect(rounds == program.jurisdictions.count + 2)
+    // One round for `Province`, one per jurisdiction.
+    #expect(rounds == program.jurisdictions.count + 1)
     #expect(!server.warmCompletion(in: program))
     let made = server.completionCache.madeCount
     let rendered = server.completionDocumentation.count
     #expect(made == program.jurisdictions.count + 1)
     #expect(rendered > 100)
-    let lists = try Self.completeEveryLine(server, document)
+    // After `ON.` and `p.`: nothing made.
+    let members = try Self.complete(server, document, lines: 0..<2)
     #expect(server.completionCache.madeCount == made)
     #expect(server.completionDocumentation.count == rendered)
+    // The top level is not warmed (its candidates are every formula): its documentation is made on the request.
+    let lists = members + (try Self.complete(server, document, lines: 2..<3))
+    #expect(server.completionDocumentation.count > rendered)
     // The answers are the ones a server that did not warm gives.
     let (cold, coldDocument) = Self.server()
-    let coldLists = try Self.completeEveryLine(cold, coldDocument)
+    let coldLists = try Self.complete(cold, coldDocument)
     #expect(lists == coldLists)
     #expect(lists[0].items.contains { $0.label == "basic_personal_amount" && $0.documentation != nil })
     #expect(lists[1].items.contains { $0.label == "income_tax" })
