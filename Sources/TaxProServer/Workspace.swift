@@ -88,16 +88,31 @@ final class Workspace {
   /// (release build, perf samples of 40 starts), before it could answer `initialize`. A relative path (none comes from
   /// a `file:` URI) still goes through `URL`, which also expands a leading `~`.
   static func standardizedPath(_ path: String) -> String {
-    guard path.hasPrefix("/") else { return URL(fileURLWithPath: path).standardizedFileURL.path }
-    var kept: [Substring] = []
-    for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-      switch component {
-      case ".": continue
-      case "..": _ = kept.popLast()
-      default: kept.append(component)
+    guard path.utf8.first == UInt8(ascii: "/") else { return URL(fileURLWithPath: path).standardizedFileURL.path }
+    let slash = UInt8(ascii: "/")
+    let dot = UInt8(ascii: ".")
+    let bytes = Array(path.utf8)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    // Where each component kept so far starts in `output` (at its slash), for a `..` to take the last one back out.
+    var starts: [Int] = []
+    var index = 0
+    while index < bytes.count {
+      while index < bytes.count, bytes[index] == slash { index += 1 }
+      let start = index
+      while index < bytes.count, bytes[index] != slash { index += 1 }
+      switch index - start {
+      case 0: continue
+      case 1 where bytes[start] == dot: continue
+      case 2 where bytes[start] == dot && bytes[start + 1] == dot:
+        if let last = starts.popLast() { output.removeSubrange(last...) }
+      default:
+        starts.append(output.count)
+        output.append(slash)
+        output.append(contentsOf: bytes[start..<index])
       }
     }
-    return "/" + kept.joined(separator: "/")
+    return output.isEmpty ? "/" : String(decoding: output, as: UTF8.self)
   }
 
   /// A stable key for a URI: its standardized path for `file:` URIs, else the URI itself.

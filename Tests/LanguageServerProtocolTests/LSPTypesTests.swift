@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LanguageServerProtocol
@@ -464,6 +465,19 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
     #expect(uri.stringValue == "file:///home/me/my%20taxes/on.tax")
     #expect(uri.filePath == "/home/me/my taxes/on.tax")
     #expect(LSP.DocumentURI("untitled:Untitled-1").filePath == nil)
+  }
+
+  /// A path's URI is written byte by byte as Foundation's `URL` writes it: every printable ASCII character, text
+  /// beyond ASCII, control characters, repeated slashes, a directory (which gets a slash at the end) and a relative path.
+  @Test func documentURIsAreWrittenAsURLWritesThem() throws {
+    let ascii = String(decoding: (32..<127).map { UInt8($0) }.filter { $0 != UInt8(ascii: "/") }, as: UTF8.self)
+    let directory = FileManager.default.temporaryDirectory.path
+    for path in [
+      "/home/me/my taxes/on.tax", "/x/" + ascii, "/\u{E9}/\u{65E5}\u{672C}.tax", "/a%20b", "/a\u{1}b\u{7F}", "/", "//a//b/",
+      directory, directory + "/", "/nonexistent/dir", "relative/on.tax", "/tmp/\u{1F600}",
+    ] {
+      #expect(LSP.DocumentURI(filePath: path).stringValue == URL(fileURLWithPath: path).absoluteString, "\(path)")
+    }
   }
 }
 
