@@ -68,12 +68,20 @@ public final class LanguageServer: MessageHandler {
   let libraryProblem: String?
 
   /// `library` is the standard library (tests pass a smaller one); it is parsed (and checked) once, on a thread
-  /// started here first of all. `libraryProblem` says why it is missing, when it is.
-  public init(
+  /// started here first of all, or by the caller already (`libraryParse`, of these files). `libraryProblem` says why
+  /// it is missing, when it is.
+  public convenience init(
     library: [LibraryFile] = StandardLibrary.files(), libraryProblem: String? = nil,
     log: @escaping @Sendable (String) -> Void = Connection.logToStandardError
   ) {
-    self.workspace = Workspace(library: library)
+    self.init(library: library, libraryParse: LibraryParse(library), libraryProblem: libraryProblem, log: log)
+  }
+
+  init(
+    library: [LibraryFile], libraryParse: LibraryParse, libraryProblem: String?,
+    log: @escaping @Sendable (String) -> Void
+  ) {
+    self.workspace = Workspace(library: library, parse: libraryParse)
     self.messages = LanguageServer.messageTable()
     self.libraryProblem = libraryProblem
     self.log = log
@@ -86,19 +94,28 @@ public final class LanguageServer: MessageHandler {
   /// `year` (from `taxpro lsp --year`) is the tax year until the client's settings say otherwise. `willParseFirst`
   /// is told, once, how many bytes of text the first check is about to parse (`Analyzer.willParseFirst`).
   public static func runOnStandardIO(year: Int? = nil, willParseFirst: (@Sendable (Int) -> Void)? = nil) -> Int32 {
+    // The library's parse and check first of all: with a quick client, a fresh server's first diagnostics wait for
+    // them (they take longer than answering `initialize` and parsing the first document).
+    let loaded = StandardLibrary.load()
+    let files = (try? loaded.get()) ?? []
+    let libraryParse = LibraryParse(files)
     let connection = Connection.standardIO()
-    // The editor sends `initialize` at once: read and parse it while the server below is made (about 2 ms).
+    // The editor sends `initialize` at once: read and parse it while the server below is made (about 1 ms).
     connection.startReading()
     let server: LanguageServer
-    switch StandardLibrary.load() {
-    case .success(let files):
-      server = LanguageServer(library: files)
+    switch loaded {
+    case .success:
+      server = LanguageServer(
+        library: files, libraryParse: libraryParse, libraryProblem: nil, log: Connection.logToStandardError)
       // Go-to-definition into the library opens this read-only copy (the library itself is inside the binary).
       if case .failure(let problem) = StandardLibrary.writeReadOnlyCopy() {
         Connection.logToStandardError("taxpro lsp: \(problem.message); go-to-definition into the library will fail")
       }
     case .failure(let problem):
-      server = LanguageServer(library: [], libraryProblem: "TaxPro: the standard library could not be loaded: \(problem.message)")
+      server = LanguageServer(
+        library: [], libraryParse: libraryParse,
+        libraryProblem: "TaxPro: the standard library could not be loaded: \(problem.message)",
+        log: Connection.logToStandardError)
     }
     server.configuration.year = year
     server.willParseFirst = willParseFirst

@@ -54,8 +54,12 @@ final class Workspace {
   private(set) var generation = 0
 
   /// Starts parsing the library in the background: only its paths are needed until the first check.
-  init(library files: [LibraryFile]) {
-    libraryParse = LibraryParse(files)
+  /// A workspace of `files`, the standard library, whose parse starts now.
+  convenience init(library files: [LibraryFile]) { self.init(library: files, parse: LibraryParse(files)) }
+
+  /// A workspace of `files`, the standard library, whose parse has started (`parse`, of these files).
+  init(library files: [LibraryFile], parse: LibraryParse) {
+    libraryParse = parse
     for (position, file) in files.enumerated() {
       let path = Workspace.standardizedPath(file.path)
       libraryByPath[path] = position
