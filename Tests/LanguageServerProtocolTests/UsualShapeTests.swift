@@ -118,6 +118,19 @@ import TestSupport
       ], odd: 20, &random)
   }
 
+  /// Hands `message` to the table and expects what `Decodable` alone reads (the notification `recorded`, or an
+  /// error); 1 when its params have the usual shape, else 0.
+  static func handles<N: UsualShapeReadable & Equatable>(
+    _ message: NotificationMessage, as type: N.Type, _ table: MessageTable<Recorder>, _ recorder: Recorder,
+    _ connection: Connection, recorded: (Recorder) -> [N]
+  ) throws -> Int {
+    let expected = try? message.decodeParams(N.self)
+    let threw = (try? table.handle(message, by: recorder, connection: connection)) == nil
+    #expect(recorded(recorder) == (expected.map { [$0] } ?? []), "\(message.params?.serializedString() ?? "none")")
+    #expect(threw == (expected == nil))
+    return (try? N(usualParams: message.params)) == nil ? 0 : 1
+  }
+
   @Test func theUsualShapeReadsAsDecodableReadsIt() throws {
     var random = SeededGenerator(seed: 18)
     let connection = Connection(input: MemoryByteSource([]), output: MemoryByteSink())
@@ -140,18 +153,12 @@ import TestSupport
         Issue.record("\(initialize.params?.serializedString() ?? "none"): Decodable gave \(expected), the table \(actual)")
       }
       // didOpen and didChange: notifications, decoded strictly.
-      let open = NotificationMessage(method: "textDocument/didOpen", params: Self.didOpenParams(&random))
-      if (try? LSP.DidOpenTextDocumentNotification(usualParams: open.params)) != nil { usual[1] += 1 }
-      let expectedOpen = try? open.decodeParams(LSP.DidOpenTextDocumentNotification.self)
-      let openThrew = (try? table.handle(open, by: recorder, connection: connection)) == nil
-      #expect(recorder.opens == (expectedOpen.map { [$0] } ?? []), "\(open.params?.serializedString() ?? "none")")
-      #expect(openThrew == (expectedOpen == nil))
-      let change = NotificationMessage(method: "textDocument/didChange", params: Self.didChangeParams(&random))
-      if (try? LSP.DidChangeTextDocumentNotification(usualParams: change.params)) != nil { usual[2] += 1 }
-      let expectedChange = try? change.decodeParams(LSP.DidChangeTextDocumentNotification.self)
-      let changeThrew = (try? table.handle(change, by: recorder, connection: connection)) == nil
-      #expect(recorder.changes == (expectedChange.map { [$0] } ?? []), "\(change.params?.serializedString() ?? "none")")
-      #expect(changeThrew == (expectedChange == nil))
+      usual[1] += try Self.handles(
+        NotificationMessage(method: "textDocument/didOpen", params: Self.didOpenParams(&random)),
+        as: LSP.DidOpenTextDocumentNotification.self, table, recorder, connection) { $0.opens }
+      usual[2] += try Self.handles(
+        NotificationMessage(method: "textDocument/didChange", params: Self.didChangeParams(&random)),
+        as: LSP.DidChangeTextDocumentNotification.self, table, recorder, connection) { $0.changes }
     }
     // Both paths were taken often for each message.
     for count in usual { #expect(count > 300 && count < 2_900, "\(usual)") }
