@@ -9,7 +9,7 @@ import JSONValue
 /// The first decoding of a `Decodable` type makes the runtime look for its coding keys' conformance among all of the
 /// binary's (some 6,700 records, one scan per type): a fresh server's `initialize` alone paid 0.6 ms for its dozen
 /// nested capability types (release build, perf samples of 40 starts), before it could answer.
-protocol UsualShapeReadable: Decodable {
+protocol UsualShapeReadable: Decodable, Sendable {
   /// The message read from `params`; throws `UnusualShape` for anything `Decodable` must judge.
   init(usualParams params: JSON?) throws(UnusualShape)
 }
