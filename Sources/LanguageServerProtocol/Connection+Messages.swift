@@ -17,7 +17,7 @@ extension Connection {
       $0.member("jsonrpc", "2.0")
       $0.member("method", N.method)
       // A message without fields is sent without `params`, as `params(_:)` leaves them out.
-      if params != Array("{}".utf8) { $0.member("params", writtenText: params) }
+      if !params.elementsEqual("{}".utf8) { $0.member("params", writtenText: params) }
     }
     send(body: writer.bytes)
   }

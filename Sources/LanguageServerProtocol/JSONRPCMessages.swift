@@ -150,7 +150,7 @@ public struct ResponseMessage: Sendable, Equatable {
 }
 
 /// Absent params read as an empty object, so that a message without fields (`shutdown`, `exit`) decodes from none.
-private func decodeParams<T: Decodable>(_ params: JSON?, as type: T.Type, lenient: Bool) throws(ResponseError) -> T {
+func decodeParams<T: Decodable>(_ params: JSON?, as type: T.Type, lenient: Bool) throws(ResponseError) -> T {
   do throws(JSONDecodingError) {
     return try T(json: params ?? .object(JSONObject()), lenient: lenient)
   } catch {

@@ -68,30 +68,30 @@ public struct MessageTable<Handler: AnyObject> {
     announce(R.self, options)
     let decode = Self.decoder(R.self)
     requests[R.method] = RequestEntry(
-      result: { handler, message, context in try call(handler, decode(message), context) },
-      serialized: { handler, message, context in try serialize(call(handler, decode(message), context)) })
+      result: { handler, message, context in try call(handler, decode(message.params), context) },
+      serialized: { handler, message, context in try serialize(call(handler, decode(message.params), context)) })
   }
 
-  /// How the params of `R` are read, chosen once per entry: leniently or not (`LenientDecodable`), and, for a
-  /// request that is a document and a position or one of `usualShapeMessages`, straight from the usual shape when
+  /// How the params of a message `M` are read, chosen once per entry: leniently or not (`LenientDecodable`), and, for
+  /// a request that is a document and a position or one of `usualShapeMessages`, straight from the usual shape when
   /// they have it.
-  private static func decoder<R: RequestType>(_ type: R.Type) -> (RequestMessage) throws -> R {
-    let lenient = R.decodesLeniently
-    if let positional = textDocumentPositionRequests.first(where: { $0 == R.self }) {
-      return { message in
-        if let parts = textDocumentPosition(in: message.params), let request = positional.request(as: R.self, parts) {
+  private static func decoder<M: MessageType>(_ type: M.Type) -> (JSON?) throws -> M {
+    let lenient = M.decodesLeniently
+    if let positional = textDocumentPositionRequests.first(where: { $0 == M.self }) {
+      return { params in
+        if let parts = textDocumentPosition(in: params), let request = positional.request(as: M.self, parts) {
           return request
         }
-        return try message.decodeParams(R.self, lenient: lenient)
+        return try decodeParams(params, as: M.self, lenient: lenient)
       }
     }
-    if let usual = usualShapeMessages.first(where: { $0 == R.self }) {
-      return { message in
-        if let request = usual.read(as: R.self, message.params) { return request }
-        return try message.decodeParams(R.self, lenient: lenient)
+    if let usual = usualShapeMessages.first(where: { $0 == M.self }) {
+      return { params in
+        if let message = usual.read(as: M.self, params) { return message }
+        return try decodeParams(params, as: M.self, lenient: lenient)
       }
     }
-    return { message in try message.decodeParams(R.self, lenient: lenient) }
+    return { params in try decodeParams(params, as: M.self, lenient: lenient) }
   }
 
   private mutating func announce<R: RequestType>(_ type: R.Type, _ options: (any JSONWritable)?) {
@@ -121,17 +121,8 @@ public struct MessageTable<Handler: AnyObject> {
 
   /// Handles the notification `N` with `handle`.
   public mutating func on<N: NotificationType>(_ type: N.Type, _ handle: @escaping (Handler) -> (N) throws -> Void) {
-    let lenient = N.decodesLeniently
-    if let usual = usualShapeMessages.first(where: { $0 == N.self }) {
-      notifications[N.method] = { handler, message, _ in
-        let notification = try usual.read(as: N.self, message.params) ?? message.decodeParams(N.self, lenient: lenient)
-        try handle(handler)(notification)
-      }
-      return
-    }
-    notifications[N.method] = { handler, message, _ in
-      try handle(handler)(message.decodeParams(N.self, lenient: lenient))
-    }
+    let decode = Self.decoder(N.self)
+    notifications[N.method] = { handler, message, _ in try handle(handler)(decode(message.params)) }
   }
 
   /// The methods of the requests in the table.
