@@ -16,7 +16,8 @@ extension LanguageServer {
     let window = LanguageServer.declarationWindow(source.bytes, around: offset)
     let text = String(decoding: source.bytes[window], as: UTF8.self)
     let list = CompletionEngine.complete(
-      CompletionQuery(text: text, offset: offset - window.lowerBound, year: year), in: program, cache: completionCache)
+      CompletionQuery(text: text, offset: offset - window.lowerBound, year: year), in: program, cache: completionCache,
+      limit: LanguageServer.completionLimit)
     let formats = client.textDocument?.completion?.completionItem?.documentationFormat
     let markdown = LanguageServer.markdown(in: formats)
     // A client that names no format gets the specification's other shape: a bare string.
@@ -43,8 +44,13 @@ extension LanguageServer {
         sortText: String(repeating: "0", count: width - rank.utf8.count) + rank, filterText: candidate.filterText,
         textEdit: LSP.TextEdit(range: range, newText: candidate.insertText))
     }
-    return LSP.CompletionList(isIncomplete: false, items: items)
+    return LSP.CompletionList(isIncomplete: list.isIncomplete, items: items)
   }
+
+  /// The most items a completion list holds. A one-letter word at the top level of a document of 10,000 formulas
+  /// matched every one of them: 10,012 items, 4.9 MB of JSON, 84 ms from request to the client's parsed reply. The
+  /// best ones are sent instead, marked incomplete, so the editor asks again as the word grows (as clangd's 100).
+  static let completionLimit = 200
 
   /// Completion documentation as this client is sent it, made once per text (`CompletionDocumentation`).
   func renderedDocumentation(_ text: String, named: Bool, markdown: Bool) -> LSP.StringOrMarkupContent {

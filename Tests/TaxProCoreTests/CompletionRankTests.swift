@@ -58,4 +58,29 @@ import Testing
       #expect(CompletionEngine.lowered(label) == label.lowercased())
     }
   }
+
+  /// With a limit, the best candidates are chosen without ordering the rest: they must be the whole ranking's first
+  /// ones, in its order, and the list incomplete exactly when some were left out.
+  @Test func aLimitKeepsTheFirstOfTheWholeRanking() {
+    var random = SystemRandomNumberGenerator()
+    let kinds: [CompletionKind] = [.local, .formula, .constant, .builtin, .keyword, .jurisdiction]
+    let letters = ["a", "b", "B", "ab", "aB", "é", "_", "1"]
+    for round in 0..<300 {
+      let count = Int.random(in: 0...60, using: &random)
+      let candidates = (0..<count).map { _ in
+        Self.candidate(
+          (0..<Int.random(in: 1...4, using: &random)).map { _ in letters.randomElement(using: &random) ?? "a" }.joined(),
+          kinds.randomElement(using: &random) ?? .formula)
+      }
+      let prefix = ["", "a", "A", "b", "ab", "é", "z"].randomElement(using: &random) ?? ""
+      let whole = CompletionEngine.rank(candidates, prefix: prefix, range: 0..<1)
+      for limit in [0, 1, 2, 5, 17, whole.count, whole.count + 1] {
+        let limited = CompletionEngine.rank(candidates, prefix: prefix, range: 0..<1, limit: limit)
+        #expect(limited.candidates == Array(whole.prefix(limit)), "round \(round), prefix '\(prefix)', limit \(limit)")
+        #expect(limited.isIncomplete == (whole.count > limit), "round \(round), limit \(limit)")
+      }
+      let unlimited = CompletionEngine.rank(candidates, prefix: prefix, range: 0..<1, limit: nil)
+      #expect(unlimited.candidates == whole && !unlimited.isIncomplete)
+    }
+  }
 }

@@ -86,6 +86,32 @@ import Testing
 
   func labels(_ list: CompletionList) -> [String] { list.candidates.map(\.label) }
 
+  /// At the top level every formula and constant of the program is a candidate; their signatures and documentation
+  /// are written only for the ones kept, and must be those of the whole list.
+  @Test func aLimitedListIsTheStartOfTheWholeOne() throws {
+    let text = (0..<300).map { "## Formula \($0), documented.\nformula f\($0)(x: Money): Money = x * \($0 % 7)\n" }.joined()
+      + (0..<40).map { "## Constant \($0).\nlet f_constant\($0) = $\($0)\n" }.joined()
+    let program = Checker.check([Parser.parse(SourceFile(id: FileID(0), name: "many.tax", text: text))])
+    #expect(program.diagnostics.isEmpty)
+    let written = text + "formula g(y: Money): Money = f"
+    let query = CompletionQuery(text: written, offset: written.utf8.count)
+    let whole = CompletionEngine.complete(query, in: program)
+    let declared = whole.candidates.filter { $0.kind == .formula || $0.kind == .constant }
+    // Besides them, the builtins and keywords that start with `f`.
+    #expect(declared.count == 340 && whole.candidates.count > 340 && !whole.isIncomplete)
+    #expect(declared.allSatisfy { $0.details == nil && !$0.detail.isEmpty && $0.documentation != nil })
+    let first = try #require(whole.candidates.first { $0.label == "f12" })
+    #expect(first.detail == "f12(x: Money): Money" && first.documentation?.contains("Formula 12, documented.") == true)
+    let constant = try #require(whole.candidates.first { $0.label == "f_constant3" })
+    #expect(constant.detail == "Money" && constant.documentation == "Constant 3.")
+    let count = whole.candidates.count
+    for limit in [1, 50, count - 1, count, 1_000] {
+      let limited = CompletionEngine.complete(query, in: program, limit: limit)
+      #expect(limited.candidates == Array(whole.candidates.prefix(limit)), "limit \(limit)")
+      #expect(limited.isIncomplete == (limit < count), "limit \(limit)")
+    }
+  }
+
   @Test func programHasNoErrors() {
     #expect(Self.program.diagnostics.filter { $0.severity == .error }.isEmpty)
   }

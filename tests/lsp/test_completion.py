@@ -114,3 +114,36 @@ async def test_members_follow_an_edit_of_the_jurisdiction(client: LanguageClient
     after = await members(2, second)
     assert list(after) == ["zz_renamed"]
     assert "Second wording." in after["zz_renamed"] and "First wording." not in after["zz_renamed"]
+
+
+MANY = "".join(f"## Formula {n}, documented.\nformula f{n}(x: Money): Money = x * {n % 7}\n" for n in range(300))
+
+
+async def test_a_long_list_holds_the_best_items_and_is_marked_incomplete(client: LanguageClient):
+    """A word that matches hundreds of names gets the best 200 (with their signatures and documentation), marked
+    incomplete so that the editor asks again as the word grows; a longer word gets every match."""
+    content = MANY + "formula g(y: Money): Money = f"
+    open_document(client, "many.tax", content)
+    # Completion reads the last analysed program: wait until it holds the document's formulas.
+    await diagnostics(client, "many.tax", until=lambda found: len(found) > 0, version=1)
+    end = types.Position(line=content.count("\n"), character=len(content.split("\n")[-1]))
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(client, "many.tax")), position=end))
+    assert isinstance(result, types.CompletionList) and result.is_incomplete
+    assert len(result.items) == 200
+    by_label = {item.label: item for item in result.items}
+    # Best first: names that start with the word, local and global before keywords, then alphabetically.
+    assert [item.label for item in result.items[:4]] == ["f0", "f1", "f10", "f100"]
+    assert by_label["f100"].detail == "f100(x: Money): Money"
+    assert "Formula 100, documented." in documentation(by_label["f100"])
+    assert [item.sort_text for item in result.items] == sorted(item.sort_text for item in result.items)
+
+    longer = content + "29"
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri(client, "many.tax"), version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=longer)]))
+    end = types.Position(line=end.line, character=end.character + 2)
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(client, "many.tax")), position=end))
+    assert not result.is_incomplete
+    assert sorted(item.label for item in result.items) == ["f29"] + [f"f{n}" for n in range(290, 300)]

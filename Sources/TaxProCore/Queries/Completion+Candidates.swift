@@ -135,14 +135,21 @@ extension CompletionAnalysis {
 
   func globalCandidates() -> [CompletionCandidate] {
     var result: [CompletionCandidate] = []
-    for constant in program.constants where matches(constant.name) {
-      result.append(
-        candidate(
-          constant.name, .constant, detail: constant.type.description,
-          documentation: constant.documentation.markdown))
+    // Their detail and documentation are written for the candidates kept (`writeDetails`).
+    for (index, constant) in program.constants.enumerated() where matches(constant.name) {
+      var made = candidate(constant.name, .constant, detail: "")
+      made.details = .constant(index)
+      result.append(made)
     }
-    for formula in program.formulas where matches(formula.name) {
-      result.append(candidate(formula.name, .formula, detail: formula.signature, documentation: formula.markdown))
+    let formulas = program.formulas
+    for index in formulas.indices {
+      // The name read in place: through the value's key-path member the whole of its fields was copied, a retain and a
+      // release of each, for every formula.
+      let name = formulas[index].storage[0].name
+      guard matches(name) else { continue }
+      var made = candidate(name, .formula, detail: "")
+      made.details = .formula(index)
+      result.append(made)
     }
     // Formulas of the text being edited that the program does not know yet.
     for declaration in tree.declarations {
@@ -171,6 +178,24 @@ extension CompletionAnalysis {
           builtin.name, .builtin, detail: builtin.declaration.signature, documentation: builtin.declaration.summary))
     }
     return result
+  }
+
+  /// Writes the detail and documentation of a candidate made without them (`CompletionCandidate.details`).
+  func writeDetails(of made: inout CompletionCandidate) {
+    switch made.details {
+    case .formula(let index) where program.formulas.indices.contains(index):
+      let formula = program.formulas[index]
+      made.detail = formula.signature
+      made.documentation = formula.markdown
+    case .constant(let index) where program.constants.indices.contains(index):
+      let constant = program.constants[index]
+      made.detail = constant.type.description
+      made.documentation = constant.documentation.markdown
+    default:
+      break
+    }
+    if made.documentation?.isEmpty == true { made.documentation = nil }
+    made.details = nil
   }
 
   // MARK: Members

@@ -68,6 +68,15 @@ public struct CompletionCandidate: Sendable, Equatable {
   /// The value when it is known without running anything the user wrote: a jurisdiction parameter for the requested
   /// year, a session value.
   public var value: String?
+  /// A program's formula or constant whose `detail` and `documentation` are written once the candidate is among those
+  /// kept (`CompletionEngine.complete`): at the top level every formula of the workspace is a candidate, and writing
+  /// each one's signature and documentation was most of a completion's time in a document of 10,000 formulas.
+  var details: Details? = nil
+
+  enum Details: Sendable, Equatable {
+    case formula(Int)
+    case constant(Int)
+  }
 }
 
 /// What kind of place the cursor is in, so a front end can say why a list is empty or tune what it shows.
@@ -120,6 +129,9 @@ public struct CompletionList: Sendable {
   public var wordRange: Range<Int>
   /// Best match first; see `CompletionMatch` and `CompletionKind` for the order.
   public var candidates: [CompletionCandidate]
+  /// Whether more candidates matched than the `limit` the query was answered with: `candidates` are then the best
+  /// ones only, and typing further narrows them (the language server's `isIncomplete`).
+  public var isIncomplete = false
 }
 
 /// Completion for the REPL and the language server.
@@ -135,19 +147,32 @@ public enum CompletionEngine {
   /// The candidates at the query's cursor, best first, with the range they replace. A `cache` kept by the caller
   /// between requests saves working out again what depends on the program alone (see `CompletionCache`); the answer
   /// is the same with it or without it.
+  ///
+  /// With a `limit`, only that many of the best candidates are kept (the same ones, in the same order, as the first
+  /// of the whole list), and the list says whether any were left out (`isIncomplete`).
   public static func complete(
-    _ query: CompletionQuery, in program: Program, cache: CompletionCache? = nil
+    _ query: CompletionQuery, in program: Program, cache: CompletionCache? = nil, limit: Int? = nil
   ) -> CompletionList {
     let analysis = CompletionAnalysis(query: query, program: program, cache: cache)
-    var candidates = analysis.candidates()
-    candidates = rank(candidates, prefix: analysis.prefix, range: analysis.range)
+    var (candidates, isIncomplete) = rank(
+      analysis.candidates(), prefix: analysis.prefix, range: analysis.range, limit: limit)
+    for at in candidates.indices where candidates[at].details != nil { analysis.writeDetails(of: &candidates[at]) }
     return CompletionList(
       position: analysis.position, prefix: analysis.prefix, range: analysis.range, wordRange: analysis.wordRange,
-      candidates: candidates)
+      candidates: candidates, isIncomplete: isIncomplete)
   }
 
   /// Keeps the candidates that match `prefix`, best first, one per label.
   static func rank(_ candidates: [CompletionCandidate], prefix: String, range: Range<Int>) -> [CompletionCandidate] {
+    rank(candidates, prefix: prefix, range: range, limit: nil).candidates
+  }
+
+  /// `rank`, keeping at most `limit` of the best (all of them when nil), and whether any matching one was left out.
+  /// The best are chosen without ordering the rest: at the top level of a document of 10,000 formulas a one-letter
+  /// prefix matches all of them.
+  static func rank(
+    _ candidates: [CompletionCandidate], prefix: String, range: Range<Int>, limit: Int?
+  ) -> (candidates: [CompletionCandidate], isIncomplete: Bool) {
     let matcher = Matcher(prefix)
     // Earlier (nearer) candidates win a tie on the label: a local shadows a formula of the same name. Positions are
     // ordered rather than the candidates (large to move), by kind then position, unless already in that order (a
@@ -172,13 +197,38 @@ public enum CompletionEngine {
       keys.append(SortKey(match: match, kind: candidate.kind.rank, lowered: lowered(candidate.label)))
       kept.append(candidate)
     }
-    return kept.indices.sorted { a, b in
+    // A total order: labels are unique here.
+    func precedes(_ a: Int, _ b: Int) -> Bool {
       let (keyA, keyB) = (keys[a], keys[b])
       if keyA.match != keyB.match { return keyA.match < keyB.match }
       if keyA.kind != keyB.kind { return keyA.kind < keyB.kind }
       if keyA.lowered != keyB.lowered { return keyA.lowered < keyB.lowered }
       return kept[a].label < kept[b].label
-    }.map { kept[$0] }
+    }
+    guard let limit, kept.count > limit else { return (kept.indices.sorted(by: precedes).map { kept[$0] }, false) }
+    return (best(limit, of: kept.count, by: precedes).map { kept[$0] }, true)
+  }
+
+  /// The first `limit` of `0..<count` in the order `precedes` gives, in that order: kept sorted as they are found, a
+  /// candidate that does not precede the last of a full list costing one comparison.
+  static func best(_ limit: Int, of count: Int, by precedes: (Int, Int) -> Bool) -> [Int] {
+    guard limit > 0 else { return [] }
+    var chosen: [Int] = []
+    chosen.reserveCapacity(limit + 1)
+    for index in 0..<count {
+      if chosen.count == limit {
+        guard let last = chosen.last, precedes(index, last) else { continue }
+        chosen.removeLast()
+      }
+      var low = 0
+      var high = chosen.count
+      while low < high {
+        let middle = (low + high) / 2
+        if precedes(chosen[middle], index) { low = middle + 1 } else { high = middle }
+      }
+      chosen.insert(index, at: low)
+    }
+    return chosen
   }
 
   /// `label.lowercased()`, without making a copy of a label that has no capital (nearly every name).
