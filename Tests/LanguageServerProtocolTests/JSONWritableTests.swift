@@ -164,6 +164,49 @@ import TestSupport
     try expectSameBytes([LSP.Location]?.none)
   }
 
+  static let symbol = LSP.DocumentSymbol(
+    name: "income_tax", detail: "(income: Money): \"Money\"\u{1}é", kind: .function, range: range, selectionRange: range,
+    children: [
+      LSP.DocumentSymbol(
+        name: "income", detail: "Money", kind: LSP.SymbolKind(rawValue: 99), range: range, selectionRange: range)
+    ])
+  static let lens = LSP.CodeLens(
+    range: range,
+    command: LSP.Command(
+      title: "▶ run \"test\"", command: "taxpro.runTest", arguments: ["file:///a.tax", 3, ["nested": [true, .null]]]))
+
+  /// The replies whose size grows with the document, with every member set and with the optionals left out.
+  @Test func documentWideRepliesWriteWhatCodableWrites() throws {
+    let samples: [Any] = [
+      Self.symbol, Self.lens, LSP.SemanticTokens(data: [0, 5, 3, 1, 0, 1, 2, 4, 0, 3]),
+      LSP.WorkspaceSymbol(name: "f", kind: .function, containerName: "a.tax", location: LSP.Location(uri: "file:///a.tax", range: Self.range)),
+      LSP.FoldingRange(startLine: 1, endLine: 9, kind: .comment),
+      LSP.DocumentHighlight(range: Self.range, kind: .write),
+    ]
+    for sample in samples {
+      // A symbol's children are symbols: the last level has none.
+      #expect(unsetMembers(of: sample) == (sample is LSP.DocumentSymbol ? [".children.element.children"] : []),
+        "\(type(of: sample))")
+    }
+    try expectSameBytes(LSP.SemanticTokens(data: [0, 5, 3, 1, 0, 1, 2, 4, 0, 3, Int.max, -1]))
+    try expectSameBytes(LSP.SemanticTokens(data: []))
+    try expectSameBytes(LSP.SemanticTokens?.none)
+    try expectSameBytes([Self.symbol, LSP.DocumentSymbol(name: "x", kind: .variable, range: Self.range, selectionRange: Self.range)])
+    try expectSameBytes([LSP.DocumentSymbol]?.none)
+    try expectSameBytes([
+      LSP.WorkspaceSymbol(
+        name: "f\"", kind: .function, containerName: "a.tax", location: LSP.Location(uri: "file:///a.tax", range: Self.range)),
+      LSP.WorkspaceSymbol(name: "g", kind: .constant, location: LSP.Location(uri: "file:///b.tax", range: Self.range)),
+    ])
+    try expectSameBytes([
+      LSP.FoldingRange(startLine: 1, endLine: 9, kind: .comment), LSP.FoldingRange(startLine: 0, endLine: 2),
+      LSP.FoldingRange(startLine: 3, endLine: 4, kind: LSP.FoldingRangeKind(rawValue: "custom\"")),
+    ])
+    try expectSameBytes([LSP.DocumentHighlight(range: Self.range, kind: .write), LSP.DocumentHighlight(range: Self.range)])
+    try expectSameBytes([Self.lens, LSP.CodeLens(range: Self.range), LSP.CodeLens(range: Self.range, command: LSP.Command(title: "t", command: "c"))])
+    try expectSameBytes([LSP.CodeLens]?.none)
+  }
+
   /// The table picks the writer by the response type: a hover's reply is the typed result's text, and a method it
   /// does not know is `MethodNotFound` on this path too.
   @Test func tableSerializesWithTheResponsesOwnWriter() throws {

@@ -182,6 +182,17 @@ func range(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharact
     builder.add(line: 2, character: 10, length: 4, type: 1)
     let tokens = builder.build()
     #expect(tokens.data == [2, 5, 3, 0, 3, 0, 5, 4, 1, 0, 3, 2, 7, 2, 0])
+    // Added in order, the same tokens encode the same; equal positions keep the order they were added in.
+    var ordered = LSP.SemanticTokensBuilder()
+    ordered.add(line: 2, character: 5, length: 3, type: 0, modifiers: 3)
+    ordered.add(line: 2, character: 10, length: 4, type: 1)
+    ordered.add(line: 5, character: 2, length: 7, type: 2)
+    #expect(ordered.build() == tokens)
+    var ties = LSP.SemanticTokensBuilder()
+    ties.add(line: 3, character: 1, length: 1, type: 4)
+    ties.add(line: 1, character: 0, length: 2, type: 5)
+    ties.add(line: 3, character: 1, length: 1, type: 6)
+    #expect(ties.build().data == [1, 0, 2, 5, 0, 2, 1, 1, 4, 0, 0, 0, 1, 6, 0])
     try expectEncoding(tokens, #"{"data":[2,5,3,0,3,0,5,4,1,0,3,2,7,2,0]}"#)
     try expectEncoding(
       LSP.SemanticTokensLegend(tokenTypes: ["function", "variable"], tokenModifiers: ["declaration"]),

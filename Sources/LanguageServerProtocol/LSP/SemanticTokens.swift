@@ -78,17 +78,23 @@ extension LSP {
       tokens.append(Token(line: line, character: character, length: length, type: type, modifiers: modifiers))
     }
 
-    /// Sorts the tokens and encodes them.
+    /// Sorts the tokens (unless they were added in order, as they usually are) and encodes them.
     public func build() -> SemanticTokens {
-      let sorted = tokens.sorted { ($0.line, $0.character) < ($1.line, $1.character) }
+      func precedes(_ a: Token, _ b: Token) -> Bool { (a.line, a.character) < (b.line, b.character) }
+      let inOrder = !zip(tokens.dropFirst(), tokens).contains { precedes($0, $1) }
+      let sorted = inOrder ? tokens : tokens.sorted(by: precedes)
       var data: [Int] = []
       data.reserveCapacity(sorted.count * 5)
       var previousLine = 0
       var previousCharacter = 0
+      // Five appends, not an array of five per token.
       for token in sorted {
         let deltaLine = token.line - previousLine
-        let deltaStart = deltaLine == 0 ? token.character - previousCharacter : token.character
-        data.append(contentsOf: [deltaLine, deltaStart, token.length, token.type, token.modifiers])
+        data.append(deltaLine)
+        data.append(deltaLine == 0 ? token.character - previousCharacter : token.character)
+        data.append(token.length)
+        data.append(token.type)
+        data.append(token.modifiers)
         previousLine = token.line
         previousCharacter = token.character
       }
