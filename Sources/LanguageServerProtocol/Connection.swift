@@ -53,7 +53,9 @@ public struct RequestContext: Sendable {
 ///   the id cancelled, and appends everything else to a FIFO queue. Because cancellations bypass the queue, a
 ///   request that is cancelled while still waiting is never run.
 /// - A **single worker** — the thread that called `run` — takes messages off the queue in order and calls the
-///   handler. A queued request whose id was cancelled is answered with `RequestCancelled` without calling the
+///   handler. The one exception is a request of a method in `overtaking` (completion, say): it is taken before the
+///   other requests queued ahead of it, never before a notification, a response or a request of `initialize` or
+///   `shutdown` queued ahead of it, so it sees the documents as the client left them when it asked. A queued request whose id was cancelled is answered with `RequestCancelled` without calling the
 ///   handler; a request cancelled while its handler ran is answered the same way, whatever the handler returned.
 /// - **Writes** go through a locked `MessageWriter`, so any thread may call `send(notification:params:)` or
 ///   `sendRequest` while the worker is answering requests.
@@ -111,6 +113,11 @@ public final class Connection: @unchecked Sendable {
   /// The most bytes of message bodies waiting for the worker before the reader stops reading (one message is always
   /// let in, whatever its size up to `maximumMessageSize`).
   public let maximumQueuedBytes: Int
+  /// The methods of the requests that go before the other requests queued ahead of them (see the threading model):
+  /// those a user waits for at a keystroke, which should not wait behind a document's symbols or semantic tokens.
+  public let overtaking: Set<String>
+  /// How far behind the head of the queue an overtaking request is looked for.
+  static let overtakingReach = 64
 
   /// - Parameters:
   ///   - log: where protocol problems are reported (framing errors, malformed messages, failed writes). It must
@@ -121,8 +128,10 @@ public final class Connection: @unchecked Sendable {
     maximumMessageSize: Int = 64 << 20,
     maximumQueuedMessages: Int = 1_024,
     maximumQueuedBytes: Int = 64 << 20,
+    overtaking: Set<String> = [],
     log: @escaping @Sendable (String) -> Void = Connection.logToStandardError
   ) {
+    self.overtaking = overtaking
     self.input = input
     self.writer = MessageWriter(sink: output)
     self.log = log
@@ -133,9 +142,13 @@ public final class Connection: @unchecked Sendable {
 
   /// The usual language-server transport: standard input and output, with the log on standard error. Also
   /// ignores `SIGPIPE`, so a client that disappears ends the loop instead of killing the process.
-  public static func standardIO(log: @escaping @Sendable (String) -> Void = logToStandardError) -> Connection {
+  public static func standardIO(
+    overtaking: Set<String> = [], log: @escaping @Sendable (String) -> Void = logToStandardError
+  ) -> Connection {
     ignoreBrokenPipeSignal()
-    return Connection(input: FileDescriptorByteSource.standardInput, output: FileDescriptorByteSink.standardOutput, log: log)
+    return Connection(
+      input: FileDescriptorByteSource.standardInput, output: FileDescriptorByteSink.standardOutput,
+      overtaking: overtaking, log: log)
   }
 
   /// Makes writes to a closed pipe fail with `EPIPE` instead of terminating the process.
@@ -209,6 +222,12 @@ public final class Connection: @unchecked Sendable {
     defer { condition.unlock() }
     while !stopped, queueHead == queue.count, !inputEnded { condition.wait() }
     guard !stopped, queueHead < queue.count else { return nil }
+    if let index = overtakingIndex() {
+      let item = queue.remove(at: index)
+      queuedBytes -= queuedSizes.remove(at: index)
+      if readerWaitsForRoom { condition.signal() }
+      return item
+    }
     let item = queue[queueHead]
     queuedBytes -= queuedSizes[queueHead]
     queueHead += 1
@@ -224,6 +243,24 @@ public final class Connection: @unchecked Sendable {
     // A reader waiting for room may go on. (Only the reader waits while the worker runs.)
     if readerWaitsForRoom { condition.signal() }
     return item
+  }
+
+  /// Where the first request of an `overtaking` method waits behind the head of the queue with only requests that may
+  /// be overtaken before it (any but `initialize`, `shutdown` and the overtaking ones); nil when there is none, or the
+  /// head may not be overtaken. Called with the lock held.
+  private func overtakingIndex() -> Int? {
+    func mayBeOvertaken(_ item: WorkItem) -> Bool {
+      guard case .request(let request) = item else { return false }
+      return !overtaking.contains(request.method) && request.method != "initialize" && request.method != "shutdown"
+    }
+    guard !overtaking.isEmpty, mayBeOvertaken(queue[queueHead]) else { return nil }
+    var index = queueHead + 1
+    while index < min(queue.count, queueHead + Connection.overtakingReach) {
+      if case .request(let request) = queue[index], overtaking.contains(request.method) { return index }
+      guard mayBeOvertaken(queue[index]) else { return nil }
+      index += 1
+    }
+    return nil
   }
 
   /// Queues an item for the worker, first waiting (on the reader thread) while the queue is full, unless

@@ -106,6 +106,50 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
     #expect(result.output.count == 6)
   }
 
+  /// A request of an overtaking method goes before the requests queued ahead of it, never before a notification, a
+  /// response, `initialize` or `shutdown`; the others keep their order, as everything does without such methods.
+  @Test func urgentRequestsOvertakeQueuedRequestsOnly() throws {
+    let input =
+      request(1, "slow") + request(2, "symbols") + request(3, "tokens") + request(4, "textDocument/completion")
+      + notification("change") + request(5, "symbols") + request(6, "textDocument/hover")
+      + request(7, "textDocument/completion") + request(8, "shutdown") + request(9, "textDocument/hover")
+      + request(10, "initialize") + request(11, "textDocument/completion")
+    for overtaking in [true, false] {
+      let sink = MemoryByteSink()
+      let connection = Connection(
+        input: MemoryByteSource(input), output: sink,
+        overtaking: overtaking ? ["textDocument/completion", "textDocument/hover"] : [])
+      let handler = ScriptedHandler(onRequest: { request, _ in
+        // The first request holds the worker until every other message waits in the queue.
+        if request.id == .integer(1) { #expect(waitUntil { connection.queuedMessageCount == 11 }) }
+        return .string(request.method)
+      })
+      connection.run(handler: handler)
+      let expected =
+        overtaking
+        ? [
+          "slow#1", "textDocument/completion#4", "symbols#2", "tokens#3", "change", "textDocument/hover#6",
+          "textDocument/completion#7", "symbols#5", "shutdown#8", "textDocument/hover#9", "initialize#10",
+          "textDocument/completion#11",
+        ]
+        : [
+          "slow#1", "symbols#2", "tokens#3", "textDocument/completion#4", "change", "symbols#5", "textDocument/hover#6",
+          "textDocument/completion#7", "shutdown#8", "textDocument/hover#9", "initialize#10",
+          "textDocument/completion#11",
+        ]
+      #expect(handler.seen == expected, "overtaking: \(overtaking)")
+      // Every request is answered once, with its own result.
+      var answered: [Int: JSON] = [:]
+      for event in try readAll(MemoryByteSource(sink.bytes)) {
+        if case .message(let body) = event, let message = try? JSON.parse(body), let id = message["id"]?.intValue {
+          #expect(answered[id] == nil)
+          answered[id] = message["result"]
+        }
+      }
+      #expect(answered.count == 11 && answered[4] == "textDocument/completion" && answered[9] == "textDocument/hover")
+    }
+  }
+
   /// A server may start the reader before it is ready to run (`startReading()`, which `taxpro lsp` calls while it
   /// sets itself up): what is read meanwhile waits in the queue and is handled in order once `run` starts, even when
   /// the input has already ended. Starting the reader again reads nothing twice; a second `run` is refused.
