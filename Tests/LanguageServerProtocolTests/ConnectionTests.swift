@@ -110,7 +110,7 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
   /// response, `initialize` or `shutdown`; the others keep their order, as everything does without such methods.
   @Test func urgentRequestsOvertakeQueuedRequestsOnly() throws {
     let input =
-      request(1, "slow") + request(2, "symbols") + request(3, "tokens") + request(4, "textDocument/completion")
+      notification("hold") + request(1, "slow") + request(2, "symbols") + request(3, "tokens") + request(4, "textDocument/completion")
       + notification("change") + request(5, "symbols") + request(6, "textDocument/hover")
       + request(7, "textDocument/completion") + request(8, "shutdown") + request(9, "textDocument/hover")
       + request(10, "initialize") + request(11, "textDocument/completion")
@@ -119,21 +119,23 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
       let connection = Connection(
         input: MemoryByteSource(input), output: sink,
         overtaking: overtaking ? ["textDocument/completion", "textDocument/hover"] : [])
-      let handler = ScriptedHandler(onRequest: { request, _ in
-        // The first request holds the worker until every other message waits in the queue.
-        if request.id == .integer(1) { #expect(waitUntil { connection.queuedMessageCount == 11 }) }
-        return .string(request.method)
-      })
+      // The first message, a notification (which nothing overtakes), holds the worker until every other message
+      // waits in the queue: the order is then the same however the reader and the worker interleave.
+      let handler = ScriptedHandler(
+        onRequest: { request, _ in .string(request.method) },
+        onNotification: { notification, _ in
+          if notification.method == "hold" { #expect(waitUntil { connection.queuedMessageCount == 12 }) }
+        })
       connection.run(handler: handler)
       let expected =
         overtaking
         ? [
-          "slow#1", "textDocument/completion#4", "symbols#2", "tokens#3", "change", "textDocument/hover#6",
+          "hold", "textDocument/completion#4", "slow#1", "symbols#2", "tokens#3", "change", "textDocument/hover#6",
           "textDocument/completion#7", "symbols#5", "shutdown#8", "textDocument/hover#9", "initialize#10",
           "textDocument/completion#11",
         ]
         : [
-          "slow#1", "symbols#2", "tokens#3", "textDocument/completion#4", "change", "symbols#5", "textDocument/hover#6",
+          "hold", "slow#1", "symbols#2", "tokens#3", "textDocument/completion#4", "change", "symbols#5", "textDocument/hover#6",
           "textDocument/completion#7", "shutdown#8", "textDocument/hover#9", "initialize#10",
           "textDocument/completion#11",
         ]
