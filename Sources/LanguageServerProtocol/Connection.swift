@@ -55,7 +55,8 @@ public struct RequestContext: Sendable {
 /// - A **single worker** — the thread that called `run` — takes messages off the queue in order and calls the
 ///   handler. The one exception is a request of a method in `overtaking` (completion, say): it is taken before the
 ///   other requests queued ahead of it, never before a notification, a response or a request of `initialize` or
-///   `shutdown` queued ahead of it, so it sees the documents as the client left them when it asked. A queued request whose id was cancelled is answered with `RequestCancelled` without calling the
+///   `shutdown` queued ahead of it, so it sees the documents as the client left them when it asked; at most
+///   `overtakingLimit` in a row go before the same request. A queued request whose id was cancelled is answered with `RequestCancelled` without calling the
 ///   handler; a request cancelled while its handler ran is answered the same way, whatever the handler returned.
 /// - **Writes** go through a locked `MessageWriter`, so any thread may call `send(notification:params:)` or
 ///   `sendRequest` while the worker is answering requests.
@@ -118,6 +119,11 @@ public final class Connection: @unchecked Sendable {
   public let overtaking: Set<String>
   /// How far behind the head of the queue an overtaking request is looked for.
   static let overtakingReach = 64
+  /// How many requests may go before the one at the head of the queue: a client that keeps asking for hovers must not
+  /// keep a document's symbols from ever being answered.
+  static let overtakingLimit = 16
+  /// How many went before the request at the head of the queue so far.
+  private var overtakenHead = 0
 
   /// - Parameters:
   ///   - log: where protocol problems are reported (framing errors, malformed messages, failed writes). It must
@@ -222,12 +228,14 @@ public final class Connection: @unchecked Sendable {
     defer { condition.unlock() }
     while !stopped, queueHead == queue.count, !inputEnded { condition.wait() }
     guard !stopped, queueHead < queue.count else { return nil }
-    if let index = overtakingIndex() {
+    if overtakenHead < Connection.overtakingLimit, let index = overtakingIndex() {
+      overtakenHead += 1
       let item = queue.remove(at: index)
       queuedBytes -= queuedSizes.remove(at: index)
       if readerWaitsForRoom { condition.signal() }
       return item
     }
+    overtakenHead = 0
     let item = queue[queueHead]
     queuedBytes -= queuedSizes[queueHead]
     queueHead += 1

@@ -152,6 +152,22 @@ func run(_ input: [UInt8], handler: ScriptedHandler, before: (Connection) -> Voi
     }
   }
 
+  /// Requests that keep coming do not keep the one at the head of the queue waiting for ever: after
+  /// `overtakingLimit` of them it is taken.
+  @Test func overtakingRequestsCannotStarveTheHead() throws {
+    let limit = Connection.overtakingLimit
+    let input =
+      notification("hold") + request(1, "symbols")
+      + (2...(limit + 5)).map { request($0, "textDocument/hover") }.reduce([], +)
+    let connection = Connection(input: MemoryByteSource(input), output: MemoryByteSink(), overtaking: ["textDocument/hover"])
+    let handler = ScriptedHandler(
+      onRequest: { request, _ in .string(request.method) },
+      onNotification: { _, _ in #expect(waitUntil { connection.queuedMessageCount == limit + 5 }) })
+    connection.run(handler: handler)
+    let hovers = (2...(limit + 5)).map { "textDocument/hover#\($0)" }
+    #expect(handler.seen == ["hold"] + hovers.prefix(limit) + ["symbols#1"] + hovers.dropFirst(limit))
+  }
+
   /// A server may start the reader before it is ready to run (`startReading()`, which `taxpro lsp` calls while it
   /// sets itself up): what is read meanwhile waits in the queue and is handled in order once `run` starts, even when
   /// the input has already ended. Starting the reader again reads nothing twice; a second `run` is refused.
