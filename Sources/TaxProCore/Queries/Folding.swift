@@ -17,20 +17,32 @@ public enum Folding {
   public static func regions(_ tree: SyntaxTree) -> [FoldingRegion] {
     let source = tree.source
     var result: [FoldingRegion] = []
+    let bytes = source.bytes
     func add(_ span: Span, _ kind: FoldingRegion.Kind = .code) {
       let start = source.lineIndex(of: span.start)
       var end = source.lineIndex(of: max(span.start, span.end - 1))
-      // Keep the closing line visible when it holds only a brace, as editors do for blocks.
-      if kind == .code, end > start, source.lineText(end).trimmingSpaces.hasPrefix("}") { end -= 1 }
+      // Keep the closing line visible when it starts with a brace (after spaces), as editors do for blocks.
+      if kind == .code, end > start, startsWithBrace(source.lineRange(end)) { end -= 1 }
       if end > start { result.append(FoldingRegion(startLine: start, endLine: end, kind: kind)) }
     }
-    // Bracket tables fold; what is inside one does not.
+    func startsWithBrace(_ line: Range<Int>) -> Bool {
+      guard let first = line.first(where: { bytes[$0] != 32 && bytes[$0] != 9 && bytes[$0] != 13 }) else { return false }
+      return bytes[first] == UInt8(ascii: "}")
+    }
+    // Bracket tables fold; what is inside one does not. A table is written with braces: a declaration without a `{`
+    // holds none, and its expressions are not walked (in a document of 10,000 formulas the walk was most of the time).
     func visit(_ expression: Expression) {
       if case .brackets = expression.kind { return add(expression.span) }
       expression.forEachChild(visit)
     }
+    func mayHoldTables(_ span: Span) -> Bool {
+      let range = max(0, min(span.start, bytes.count))..<max(0, min(span.end, bytes.count))
+      return bytes[range].contains(UInt8(ascii: "{"))
+    }
     for declaration in tree.declarations {
       add(declaration.span)
+      if case .formula = declaration, !mayHoldTables(declaration.span) { continue }
+      if case .constant = declaration, !mayHoldTables(declaration.span) { continue }
       switch declaration {
       case .formula(let formula):
         for binding in formula.lets { visit(binding.value) }
