@@ -56,8 +56,9 @@ public struct RequestContext: Sendable {
 ///   handler. The one exception is a request of a method in `overtaking` (completion, say): it is taken before the
 ///   other requests queued ahead of it, never before a notification, a response or a request of `initialize` or
 ///   `shutdown` queued ahead of it, so it sees the documents as the client left them when it asked; at most
-///   `overtakingLimit` in a row go before the same request. A queued request whose id was cancelled is answered with `RequestCancelled` without calling the
-///   handler; a request cancelled while its handler ran is answered the same way, whatever the handler returned.
+///   `overtakingLimit` in a row go before the same request. A queued request whose id was cancelled is answered with
+///   `RequestCancelled` without calling the handler; a request cancelled while its handler ran is answered the same
+///   way, whatever the handler returned.
 /// - **Writes** go through a locked `MessageWriter`, so any thread may call `send(notification:params:)` or
 ///   `sendRequest` while the worker is answering requests.
 /// - Responses to the server's own requests are delivered as callbacks **on the worker**, in order with the

@@ -6,6 +6,29 @@ import TestSupport
 
 /// Documents to edit and the edits a person (or a fuzzer) makes to them.
 enum EditScenarios {
+  /// The repository's `examples/*.tax`, by name.
+  static func examples() throws -> [(name: String, text: String)] {
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("examples")
+    return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tax") }.sorted()
+      .map { ($0, try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8)) }
+  }
+
+  /// Each text with `cuts` runs of 1 to `longest` bytes taken out at random places: broken code, names left
+  /// unresolved, UTF-8 cut in the middle of a character.
+  static func spliced(
+    _ texts: some Sequence<String>, cuts: Int, longest: Int, using random: inout some RandomNumberGenerator
+  ) -> [String] {
+    texts.map { text in
+      var bytes = Array(text.utf8)
+      for _ in 0..<cuts where bytes.count > 2 {
+        let cut = Int.random(in: 0..<bytes.count, using: &random)
+        bytes.removeSubrange(cut..<min(bytes.count, cut + Int.random(in: 1...longest, using: &random)))
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
+  }
+
   static let provinces = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"]
 
   /// `count` formulas like the benchmark's (each calling the one before), with tests and constants between them.

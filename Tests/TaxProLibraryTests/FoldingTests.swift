@@ -57,13 +57,8 @@ import TestSupport
   /// Tables in formulas, constants and year blocks, braces at the start of lines after spaces, tabs and `\r`, and
   /// broken splices of the library and the examples.
   @Test func theRegionsAreTheFirstFormsRegions() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let examples = root.appendingPathComponent("examples")
     var texts = StandardLibraryTests.program(includeTests: true).trees.map { String(decoding: $0.source.bytes, as: UTF8.self) }
-    for name in try FileManager.default.contentsOfDirectory(atPath: examples.path).filter({ $0.hasSuffix(".tax") }).sorted() {
-      texts.append(try String(contentsOf: examples.appendingPathComponent(name), encoding: .utf8))
-    }
+    texts += try EditScenarios.examples().map(\.text)
     texts.append("""
       formula f(x: Money): Money =
         let t = brackets {
@@ -81,14 +76,7 @@ import TestSupport
        \r}, x)
       """)
     var random = SeededGenerator(seed: 11)
-    for text in texts.prefix(40) {
-      var bytes = Array(text.utf8)
-      for _ in 0..<6 where bytes.count > 2 {
-        let cut = Int.random(in: 0..<bytes.count, using: &random)
-        bytes.removeSubrange(cut..<min(bytes.count, cut + Int.random(in: 1...20, using: &random)))
-      }
-      texts.append(String(decoding: bytes, as: UTF8.self))
-    }
+    texts += EditScenarios.spliced(texts.prefix(40), cuts: 6, longest: 20, using: &random)
     var regions = 0
     for (offset, text) in texts.enumerated() {
       let tree = Parser.parse(SourceFile(id: FileID(offset), name: "f\(offset).tax", text: text))

@@ -92,15 +92,9 @@ import TestSupport
   }
 
   @Test func randomEditsOfTheExamples() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let directory = root.appendingPathComponent("examples")
-    let examples = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-      .filter { $0.hasSuffix(".tax") }.sorted()
     let library = StandardLibrary.trees()
     var rechecked = 0
-    for (number, name) in examples.enumerated() {
-      let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    for (number, (_, text)) in try EditScenarios.examples().enumerated() {
       rechecked += onLargeStack { Self.run(text: text, library: library, edits: 40, seed: UInt64(200 + number)) }
     }
     #expect(rechecked > 0)

@@ -87,13 +87,7 @@ import TestSupport
   }
 
   @Test func randomEditsOfTheExamplesAndTheLibrary() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let examples = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("examples").path)
-      .filter { $0.hasSuffix(".tax") }.sorted()
-    var texts = try examples.map {
-      try String(contentsOf: root.appendingPathComponent("examples").appendingPathComponent($0), encoding: .utf8)
-    }
+    var texts = try EditScenarios.examples().map(\.text)
     texts += StandardLibrary.files().filter { ["<std>/ON.tax", "<std>/income_tax.tax"].contains($0.name) }.map(\.text)
     for (number, text) in texts.enumerated() {
       _ = onLargeStack { Self.run(text: text, edits: 60, seed: UInt64(100 + number)) }

@@ -46,25 +46,12 @@ import TestSupport
 
   /// The library, the examples, and the examples cut and spliced at random (broken code, names left unresolved).
   @Test func theTokensAreTheFirstFormsTokens() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let examples = root.appendingPathComponent("examples")
     var trees = StandardLibraryTests.program(includeTests: true).trees
     let libraryFiles = Set(trees.map(\.source.id))
-    var texts: [String] = []
-    for name in try FileManager.default.contentsOfDirectory(atPath: examples.path).filter({ $0.hasSuffix(".tax") })
-      .sorted()
-    {
-      texts.append(try String(contentsOf: examples.appendingPathComponent(name), encoding: .utf8))
-    }
+    var texts = try EditScenarios.examples().map(\.text)
     var random = SeededGenerator(seed: 7)
-    for text in texts.prefix(6) {
-      var bytes = Array(text.utf8)
-      for _ in 0..<8 where bytes.count > 2 {
-        let cut = Int.random(in: 0..<bytes.count, using: &random)
-        bytes.removeSubrange(cut..<min(bytes.count, cut + Int.random(in: 1...12, using: &random)))
-      }
-      texts.append(String(decoding: bytes, as: UTF8.self) + "\n## trailing\nformula tail(x: Money) = x # end")
+    texts += EditScenarios.spliced(texts.prefix(6), cuts: 8, longest: 12, using: &random).map {
+      $0 + "\n## trailing\nformula tail(x: Money) = x # end"
     }
     for (offset, text) in texts.enumerated() {
       trees.append(Parser.parse(SourceFile(id: FileID(1_000 + offset), name: "t\(offset).tax", text: text)))

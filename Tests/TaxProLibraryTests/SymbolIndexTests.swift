@@ -9,14 +9,8 @@ import TestSupport
 /// it must answer exactly as looking at every occurrence does.
 @Suite struct SymbolIndexTests {
   @Test func theCursorLookupAgreesWithALookAtEveryOccurrence() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let examples = root.appendingPathComponent("examples")
     var trees = StandardLibraryTests.program(includeTests: true).trees
-    for name in try FileManager.default.contentsOfDirectory(atPath: examples.path).filter({ $0.hasSuffix(".tax") })
-      .sorted()
-    {
-      let text = try String(contentsOf: examples.appendingPathComponent(name), encoding: .utf8)
+    for (name, text) in try EditScenarios.examples() {
       trees.append(Parser.parse(SourceFile(id: FileID(1_000 + trees.count), name: name, text: text)))
     }
     let program = Checker.check(trees)

@@ -136,8 +136,9 @@ extension CompletionAnalysis {
   func globalCandidates() -> [CompletionCandidate] {
     var result: [CompletionCandidate] = []
     // Their detail and documentation are written for the candidates kept (`writeDetails`).
-    for (index, constant) in program.constants.enumerated() where matches(constant.name) {
-      var made = candidate(constant.name, .constant, detail: "")
+    let constants = program.constants
+    for index in constants.indices where matches(constants[index].name) {
+      var made = candidate(constants[index].name, .constant, detail: "")
       made.details = .constant(index)
       result.append(made)
     }

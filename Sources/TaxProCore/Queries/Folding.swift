@@ -41,13 +41,13 @@ public enum Folding {
     }
     for declaration in tree.declarations {
       add(declaration.span)
-      if case .formula = declaration, !mayHoldTables(declaration.span) { continue }
-      if case .constant = declaration, !mayHoldTables(declaration.span) { continue }
       switch declaration {
       case .formula(let formula):
+        guard mayHoldTables(declaration.span) else { break }
         for binding in formula.lets { visit(binding.value) }
         visit(formula.result)
-      case .constant(let constant): visit(constant.binding.value)
+      case .constant(let constant):
+        if mayHoldTables(declaration.span) { visit(constant.binding.value) }
       case .jurisdiction(let jurisdiction):
         for block in jurisdiction.years {
           add(block.span)
