@@ -11,8 +11,6 @@ import TestSupport
 /// diagnostics with all their fields in order, occurrences with their symbols, the checker's tables of the
 /// documents, and each symbol's references found through the program's symbol table.
 @Suite struct LibraryCheckTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
   static let library = StandardLibrary.trees()
   static let checkedLibrary = onLargeStack { CheckedLibrary(library) }
 
@@ -66,14 +64,6 @@ import TestSupport
     Parser.parse(SourceFile(id: FileID(id), name: name, bytes: Array(text.utf8)))
   }
 
-  /// Every `.tax` file of the repository (the build's copies aside).
-  static func repositoryFiles() -> [URL] {
-    guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
-    return enumerator.compactMap { $0 as? String }
-      .filter { $0.hasSuffix(".tax") && !$0.hasPrefix(".build") && !$0.contains("/.build/") }.sorted()
-      .map { root.appendingPathComponent($0) }
-  }
-
   @Test func theStandardLibraryIsCheckedOnceWithoutErrors() {
     let library = Self.checkedLibrary
     #expect(library.isReusable, "\(library.checker.checkDiagnostics.first.map { "\($0)" } ?? "")")
@@ -84,14 +74,15 @@ import TestSupport
 
   /// Each `.tax` file of the repository as the one document, then all of them at once (names clashing).
   @Test func everyTaxFileOfTheRepository() throws {
-    let files = Self.repositoryFiles()
+    // Those git keeps: not the generated benchmark files (`bench/out`), which take the test from two minutes to ten.
+    let files = try ParallelParseTests.repositoryFiles()
     #expect(files.count > 40)
     var trees: [SyntaxTree] = []
     var onTop = 0
-    for (number, url) in files.enumerated() {
-      let text = try String(contentsOf: url, encoding: .utf8)
-      let tree = Self.tree(text, id: FileIDRange.files.lowerBound + number, name: url.lastPathComponent)
-      if Self.compare([tree], url.path) { onTop += 1 }
+    for (number, (path, text)) in files.enumerated() {
+      let name = String(path.split(separator: "/").last ?? Substring(path))
+      let tree = Self.tree(text, id: FileIDRange.files.lowerBound + number, name: name)
+      if Self.compare([tree], path) { onTop += 1 }
       trees.append(tree)
     }
     // The examples, fixtures and samples declare formulas, constants and tests: most are checked on top.
