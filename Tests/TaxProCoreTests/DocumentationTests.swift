@@ -53,7 +53,11 @@ import Testing
   @Test func emptyDocumentationAllocatesNothingAndCopiesShareStorage() {
     var documentation = Documentation()
     #expect(documentation.isEmpty)
-    #expect(documentation.storage.isEmpty)
+    guard case .read(let fields) = documentation.storage else {
+      Issue.record("an empty documentation is not read from lines")
+      return
+    }
+    #expect(fields.isEmpty)
     #expect(documentation == Documentation())
     documentation.tip = "Save early."
     let copy = documentation
@@ -239,5 +243,97 @@ import Testing
       }
       #expect(found == expected, "\(text.debugDescription)")
     }
+  }
+
+  /// The documentation of `lines` as the parser leaves it: unread until asked for.
+  static func unread(_ lines: [String], at start: Int = 10) -> Documentation {
+    Documentation.unread(lines: lines, span: Span(file: FileID(0), start: start, end: start + 40))
+  }
+
+  static func isUnread(_ documentation: Documentation) -> Bool {
+    if case .unread = documentation.storage { return true }
+    return false
+  }
+
+  @Test func aBlockOfSeveralLinesIsReadWhenFirstAskedFor() {
+    let text = "## Tax on income.\n## tip: Keep receipts.\nformula f(x: Money): Money = x\n"
+    let tree = Parser.parse(SourceFile(id: FileID(0), name: "t.tax", text: text))
+    guard case .formula(let formula) = tree.declarations.first else {
+      Issue.record("no formula parsed")
+      return
+    }
+    let documentation = formula.documentation
+    #expect(Self.isUnread(documentation))
+    // The span is there without reading the lines; the fields are those of `parse`.
+    #expect(documentation.span == Span(file: FileID(0), start: 0, end: 40))
+    #expect(documentation.summary == "Tax on income.")
+    #expect(documentation.tip == "Keep receipts.")
+    #expect(documentation == Documentation.parse(lines: ["Tax on income.", "tip: Keep receipts."], span: documentation.span))
+    // A change reads the lines first, and leaves the original as it was.
+    var changed = documentation
+    changed.tip = "Keep every receipt."
+    #expect(!Self.isUnread(changed))
+    #expect(changed.summary == "Tax on income.")
+    #expect(changed.tip == "Keep every receipt.")
+    #expect(documentation.tip == "Keep receipts.")
+    #expect(changed != documentation)
+  }
+
+  @Test func unreadBlocksCompareAsTheirFields() {
+    let lines = ["Tax on income.", "", "more"]
+    #expect(Self.unread(lines) == Self.unread(lines))
+    #expect(Self.unread(lines) != Self.unread(lines, at: 11))
+    // Blocks at different places differ without being read.
+    let (here, there) = (Self.unread(lines), Self.unread(["Other."], at: 11))
+    #expect(here != there)
+    for documentation in [here, there] {
+      guard case .unread(let unread) = documentation.storage else { continue }
+      #expect(unread.readFields == nil)
+    }
+    #expect(Self.unread(lines) != Self.unread(["Tax on income.", "more"]))
+    // Lines that differ only in blanks a reading trims are equal documentation.
+    #expect(Self.unread(["Tax on income.", "tip: x"]) == Self.unread(["Tax on income. ", "tip:   x"]))
+    let read = Documentation.parse(lines: lines, span: Span(file: FileID(0), start: 10, end: 50))
+    #expect(Self.unread(lines) == read)
+    #expect(read == Self.unread(lines))
+    #expect(Self.unread(["", " "]).isEmpty)
+    #expect(!Self.unread(["", "x"]).isEmpty)
+  }
+
+  @Test func shiftingAnUnreadBlockMovesItsSpanAndKeepsItUnread() {
+    let documentation = Self.unread(["Tax on income.", "tip: t"])
+    let shifted = documentation.shifted(by: 5)
+    #expect(Self.isUnread(shifted))
+    #expect(shifted.span == Span(file: FileID(0), start: 15, end: 55))
+    #expect(shifted.tip == "t")
+    // Once read, it moves as read fields.
+    let again = shifted.shifted(by: -5)
+    #expect(!Self.isUnread(again))
+    #expect(again == documentation)
+    #expect(again.span == documentation.span)
+  }
+
+  /// `Unread.mayHaveParts` is false only for blocks whose reading has no `parts:` line: checked on every pairing of
+  /// lines that start with the key or nearly do.
+  @Test func aBlockWithoutAPossiblePartsLineHasNone() {
+    let lines = [
+      "Summary.", "parts: w = a + b", "  Parts:w = a", "\tPARTS: w", "\r parts: w", "parts : w", "part: w", "partsx: w",
+      "parts", "parts:", "pärts: w", "\u{212A}parts: w", "tip: parts: w", "", "  ", "x parts: w", "+ b",
+    ]
+    for first in lines {
+      for second in lines {
+        let block = [first, second]
+        let unread = Documentation.Unread(lines: block, span: nil)
+        let read = Documentation.parse(lines: block, span: nil)
+        if !unread.mayHaveParts { #expect(read.parts == nil, "\(block)") }
+        if read.parts != nil { #expect(Self.unread(block).parts == read.parts, "\(block)") }
+      }
+    }
+    #expect(!Documentation.Unread(lines: ["Summary.", "tip: parts: w", "part: w"], span: nil).mayHaveParts)
+    #expect(Documentation.Unread(lines: ["Summary.", " pArTs: w"], span: nil).mayHaveParts)
+  }
+
+  @Test func documentationIsOneReference() {
+    #expect(MemoryLayout<Documentation>.size == MemoryLayout<Int>.size)
   }
 }

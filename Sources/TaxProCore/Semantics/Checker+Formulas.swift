@@ -62,7 +62,7 @@ extension Checker {
       owner: .formula(index), formulaName: name.name, capacity: syntaxParameters.count + declaration.lets.count)
     // The field read in place: through the documentation's key-path member it cost a tenth of a small formula's check.
     let documentation = declaration.documentation
-    let partsLine = documentation.storage.isEmpty ? nil : documentation.storage[0].parts
+    let partsLine = documentation.parts
     // The checked parameters and steps are made only to be kept, or for a `## parts:` line to read.
     let makesParameters = keepsBodies || partsLine != nil
     var parameters: [FormulaParameter] = []

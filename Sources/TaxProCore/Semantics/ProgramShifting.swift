@@ -17,7 +17,7 @@ struct SpanShift {
   func callAsFunction(_ span: Span?) -> Span? { span.map { self($0) } }
 
   func callAsFunction(_ documentation: Documentation) -> Documentation {
-    guard let span = documentation.storage.first?.span, moves(span) else { return documentation }
+    guard let span = documentation.span, moves(span) else { return documentation }
     return documentation.shifted(by: delta)
   }
 

@@ -70,33 +70,141 @@ public struct Documentation: Sendable, Equatable {
 
   }
 
-  /// No element, or the one set of fields.
-  @usableFromInline var storage: [Fields] = []
-
-  public init() {}
-
-  init(_ fields: consuming Fields) { storage = [fields] }
-
-  var fields: Fields { storage.first ?? Fields() }
-
-  mutating func update(_ body: (inout Fields) -> Void) {
-    if storage.isEmpty { storage = [Fields()] }
-    body(&storage[0])
+  /// The fields, or the lines they are read from when first asked for.
+  enum Storage: Sendable {
+    /// No element (nothing documented), or the one set of fields.
+    case read([Fields])
+    /// A block of several lines, or of one that is more than a summary, not read yet.
+    case unread(Unread)
   }
 
-  @inlinable public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
-    get { storage.isEmpty ? Fields()[keyPath: field] : storage[0][keyPath: field] }
-    set {
-      if storage.isEmpty { storage = [Fields()] }
-      storage[0][keyPath: field] = newValue
+  /// The lines of a `##` block, read into fields (`Documentation.parse(lines:span:)`) the first time anything but its
+  /// span is asked for. Reading every block as it was parsed was nearly two fifths of parsing the standard library,
+  /// whose blocks run to many lines, while only a hover, a completion's details or an explanation ever shows one.
+  final class Unread: @unchecked Sendable {
+    let lines: [String]
+    let span: Span?
+    /// The fields once read: set once, under `Unread.lock`.
+    private var read: Fields?
+    /// One lock for every block: a block is read once, in microseconds, so two threads rarely meet here.
+    private static let lock = PlainLock()
+
+    init(lines: [String], span: Span?) {
+      self.lines = lines
+      self.span = span
+    }
+
+    /// The fields, read on the first call.
+    var fields: Fields {
+      Unread.lock.withLock {
+        if let read { return read }
+        let made = Documentation.read(lines: lines, span: span)
+        read = made
+        return made
+      }
+    }
+
+    /// The fields if they are read already.
+    var readFields: Fields? { Unread.lock.withLock { read } }
+
+    /// Whether a line may start a `parts:` field, without reading the block: false only when every line is ASCII
+    /// and none starts (after blanks) with the key `parts:` in any case, as `splitASCIIField` finds keys.
+    var mayHaveParts: Bool {
+      for line in lines {
+        let possible = line.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+          guard Documentation.isASCIIWithoutNewline(bytes) else { return true }
+          var start = 0
+          while start < bytes.count, bytes[start] == 32 || bytes[start] == 9 || bytes[start] == 13 { start += 1 }
+          guard bytes.count - start >= 6, bytes[start + 5] == UInt8(ascii: ":") else { return false }
+          return Documentation.fieldKey(UnsafeBufferPointer(rebasing: bytes[start..<(start + 5)])) == .parts
+        }
+        if possible ?? true { return true }
+      }
+      return false
     }
   }
 
-  public static func == (lhs: Documentation, rhs: Documentation) -> Bool { lhs.fields == rhs.fields }
+  var storage: Storage = .read([])
+
+  public init() {}
+
+  init(_ fields: consuming Fields) { storage = .read([fields]) }
+
+  /// The documentation of `lines`, read when first asked for (`Unread`).
+  static func unread(lines: [String], span: Span?) -> Documentation {
+    var documentation = Documentation()
+    documentation.storage = .unread(Unread(lines: lines, span: span))
+    return documentation
+  }
+
+  var fields: Fields {
+    switch storage {
+    case .read(let fields): fields.first ?? Fields()
+    case .unread(let unread): unread.fields
+    }
+  }
+
+  /// Where the comment block is, without reading it.
+  public var span: Span? {
+    get {
+      switch storage {
+      case .read(let fields): fields.first?.span
+      case .unread(let unread): unread.span
+      }
+    }
+    set { update { $0.span = newValue } }
+  }
+
+  /// The `parts:` field (`Fields.parts`), read only from a block that may have one (the checker asks of every formula).
+  public var parts: String? {
+    get {
+      switch storage {
+      case .read(let fields): fields.first?.parts
+      case .unread(let unread): unread.mayHaveParts ? unread.fields.parts : nil
+      }
+    }
+    set { update { $0.parts = newValue } }
+  }
+
+  mutating func update(_ body: (inout Fields) -> Void) {
+    var value: [Fields]
+    switch storage {
+    case .read(let fields): value = fields
+    case .unread(let unread): value = [unread.fields]
+    }
+    // The one reference to the fields goes first, so that `body` changes their buffers in place.
+    storage = .read([])
+    if value.isEmpty { value = [Fields()] }
+    body(&value[0])
+    storage = .read(value)
+  }
+
+  public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+    get { fields[keyPath: field] }
+    set { update { $0[keyPath: field] = newValue } }
+  }
+
+  public static func == (lhs: Documentation, rhs: Documentation) -> Bool {
+    // The span is one of the fields: blocks at different places differ, read or not.
+    guard lhs.span == rhs.span else { return false }
+    // The same lines at the same place read the same: compared without reading them.
+    if case .unread(let left) = lhs.storage, case .unread(let right) = rhs.storage,
+      left === right || left.lines == right.lines
+    {
+      return true
+    }
+    return lhs.fields == rhs.fields
+  }
 
   public var isEmpty: Bool {
-    guard let fields = storage.first else { return true }
-    return fields.summary.isEmpty && fields.others.isEmpty
+    switch storage {
+    case .read(let fields):
+      guard let fields = fields.first else { return true }
+      return fields.summary.isEmpty && fields.others.isEmpty
+    case .unread(let unread):
+      let fields = unread.fields
+      return fields.summary.isEmpty && fields.others.isEmpty
+    }
   }
 
   enum Field { case summary, definition, instruction, tip, topic, reference, note, example, parts }
@@ -134,6 +242,11 @@ public struct Documentation: Sendable, Equatable {
   /// a time, every line copied the rarely set fields out of line and back, and rebuilt the text so far: documentation
   /// was half of parsing the standard library, whose blocks run to many lines.)
   public static func parse(lines: [String], span: Span?) -> Documentation {
+    Documentation(read(lines: lines, span: span))
+  }
+
+  /// `parse(lines:span:)`'s fields.
+  static func read(lines: [String], span: Span?) -> Fields {
     var summary = ""
     var others = Fields.Others()
     var current = Field.summary
@@ -177,7 +290,7 @@ public struct Documentation: Sendable, Equatable {
     documentation.summary = summary
     documentation.span = span
     documentation.others = OutOfLine(others)
-    return Documentation(documentation)
+    return documentation
   }
 
   /// Continues a field's text with the next line: after a space, or after nothing when the text so far ends a
@@ -269,6 +382,12 @@ extension Documentation.Fields: CustomReflectable {
         "span": span as Any,
       ], displayStyle: .struct)
   }
+}
+
+extension Documentation: CustomReflectable {
+  /// The fields as written, read if they are not yet, rather than the storage (for debuggers and `dump`, so that a
+  /// block prints the same whether or not something asked for it before).
+  public var customMirror: Mirror { fields.customMirror }
 }
 
 extension Documentation {

@@ -385,7 +385,7 @@ public struct Parser {
     guard first <= last else { return Documentation() }
     if first == last { return Documentation.parse(line: comments[first].text, span: comments[first].span) }
     let lines = comments[first...last].map(\.text)
-    return Documentation.parse(lines: lines, span: comments[first].span.to(comments[last].span))
+    return Documentation.unread(lines: lines, span: comments[first].span.to(comments[last].span))
   }
 
   /// Whether a `##` comment at the left margin is alone on the line just above `token`'s line.

@@ -17,9 +17,20 @@ extension Identifier: Shiftable {
 
 extension Documentation: Shiftable {
   public func shifted(by delta: Int) -> Documentation {
-    guard var fields = storage.first, let span = fields.span else { return self }
-    fields.span = span.shifted(by: delta)
-    return Documentation(fields)
+    switch storage {
+    case .read(let read):
+      guard var fields = read.first, let span = fields.span else { return self }
+      fields.span = span.shifted(by: delta)
+      return Documentation(fields)
+    case .unread(let unread):
+      guard let span = unread.span else { return self }
+      // What was read already moves with it; otherwise the lines, to be read where they now are.
+      if var fields = unread.readFields {
+        fields.span = span.shifted(by: delta)
+        return Documentation(fields)
+      }
+      return .unread(lines: unread.lines, span: span.shifted(by: delta))
+    }
   }
 }
 
