@@ -124,6 +124,25 @@ struct QueriesNavigationTests {
     #expect(province.code == "province ON \"Ontario\"")
     #expect(province.notes == ["Figures for 2025, 2026."])
   }
+
+  /// A formula's documentation of several lines, read when the hover asks for it, with its topic shown once.
+  @Test func hoverShowsAFormulasWholeDocumentationAndItsTopicOnce() throws {
+    let source = Marked(
+      """
+      ## Halves an amount.
+      ## tip: Round afterwards.
+      ## topic: Income / Splitting
+      formula 1️⃣half(amount: Money): Money = amount / 2
+      """)
+    let program = QueryWorld.program(source.text)
+    let hover = try #require(
+      Hover.info(at: source["1"], in: QueryWorld.user, program: program, index: SymbolIndex(program), year: nil))
+    #expect(hover.documentation?.tip == "Round afterwards.")
+    for text in [hover.markdown, hover.plainText] {
+      #expect(text.components(separatedBy: "Topic: Income / Splitting").count == 2, "\(text)")
+      #expect(text.contains("Round afterwards."), "\(text)")
+    }
+  }
 }
 
 extension Symbol {

@@ -38,8 +38,8 @@ public enum Hover {
     switch occurrence.symbol {
     case .formula(let name):
       guard let formula = program.formula(named: name) else { return nil }
+      // The topic is shown with the rest of the documentation, not again as a note.
       var notes: [String] = []
-      if !formula.documentation.topic.isEmpty { notes.append("Topic: " + formula.documentation.topic.joined(separator: " / ")) }
       if formula.hasErrors { notes.append("This formula has errors and cannot be run.") }
       return HoverInfo(
         span: span, code: "formula " + formula.signature, documentation: formula.documentation, value: nil,
