@@ -74,7 +74,7 @@ public struct Documentation: Sendable, Equatable {
   enum Storage: Sendable {
     /// No element (nothing documented), or the one set of fields.
     case read([Fields])
-    /// A block of several lines, or of one that is more than a summary, not read yet.
+    /// A block of several lines, not read yet (a block of one line is read as it is parsed, `parse(line:span:)`).
     case unread(Unread)
   }
 
@@ -197,14 +197,9 @@ public struct Documentation: Sendable, Equatable {
   }
 
   public var isEmpty: Bool {
-    switch storage {
-    case .read(let fields):
-      guard let fields = fields.first else { return true }
-      return fields.summary.isEmpty && fields.others.isEmpty
-    case .unread(let unread):
-      let fields = unread.fields
-      return fields.summary.isEmpty && fields.others.isEmpty
-    }
+    if case .read(let fields) = storage, fields.isEmpty { return true }
+    let fields = self.fields
+    return fields.summary.isEmpty && fields.others.isEmpty
   }
 
   enum Field { case summary, definition, instruction, tip, topic, reference, note, example, parts }

@@ -23,12 +23,9 @@ extension Documentation: Shiftable {
       fields.span = span.shifted(by: delta)
       return Documentation(fields)
     case .unread(let unread):
+      // What was read already moves as read fields; otherwise the lines, to be read where they now are.
+      if let fields = unread.readFields { return Documentation(fields).shifted(by: delta) }
       guard let span = unread.span else { return self }
-      // What was read already moves with it; otherwise the lines, to be read where they now are.
-      if var fields = unread.readFields {
-        fields.span = span.shifted(by: delta)
-        return Documentation(fields)
-      }
       return .unread(lines: unread.lines, span: span.shifted(by: delta))
     }
   }
