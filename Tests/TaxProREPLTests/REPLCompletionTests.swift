@@ -16,6 +16,15 @@ import Testing
     #expect(repl.editor.complete(":nothing x").candidates.isEmpty)
   }
 
+  @Test func commandNamesAfterHeldDocumentation() throws {
+    let repl = try editor()
+    // `##` typed alone waits for its entry, but a command may still come instead (it drops the documentation).
+    repl.repl.pendingLines = ["## Documentation waiting for its formula."]
+    #expect(repl.editor.complete(":he") == Completion(candidates: [":help"], replacing: 0..<3))
+    repl.repl.pendingLines = ["max($1,"]
+    #expect(repl.editor.complete(":he").candidates.isEmpty)
+  }
+
   @Test func membersAfterACode() throws {
     let repl = try editor()
     #expect(repl.editor.complete("ON.income_t") == Completion(candidates: ["income_tax"], replacing: 3..<11))

@@ -73,6 +73,42 @@ import Testing
     #expect(repl.text.hasSuffix("$9,500.00\n"))
   }
 
+  @Test func documentationWaitsForTheFormulaItDocuments() throws {
+    let repl = try REPLHarness(lines: [
+      "## Doubles an amount.", "## The second line of it.", "formula dbl(x: Money): Money = x * 2", ":help dbl",
+    ])
+    repl.run()
+    #expect(repl.errors.isEmpty)
+    #expect(repl.text.contains("defined dbl(x: Money): Money"))
+    #expect(repl.text.contains("Doubles an amount. The second line of it."))
+    #expect(repl.editor.prompts.map(\.kind) == [.primary, .continuation, .continuation, .primary, .primary])
+    #expect(
+      repl.editor.history.first == "## Doubles an amount.\n## The second line of it.\nformula dbl(x: Money): Money = x * 2")
+  }
+
+  @Test func heldDocumentationIsDroppedWithANoteByABlankLineACommandOrTheEnd() throws {
+    let repl = try REPLHarness(lines: [
+      "## Meant for nothing.", "", "## Meant for a command.", ":help", "formula dbl(x: Money): Money = x * 2",
+      ":help dbl", "## Left at the end.",
+    ])
+    #expect(repl.run() == 0)
+    #expect(repl.errors.isEmpty)
+    #expect(repl.text.components(separatedBy: REPL.droppedDocumentation).count == 4)
+    #expect(repl.text.contains("defined dbl(x: Money): Money"))
+    #expect(!repl.text.contains("Meant for"))
+    #expect(repl.editor.prompts.map(\.kind) == [
+      .primary, .continuation, .primary, .continuation, .primary, .primary, .primary, .continuation,
+    ])
+    #expect(repl.editor.history.contains(":help"))
+  }
+
+  @Test func aPlainCommentAloneStillDoesNothing() throws {
+    let repl = try REPLHarness(lines: ["# a note to self", "1 + 1"])
+    repl.run()
+    #expect(repl.text == "2\n")
+    #expect(repl.editor.prompts.allSatisfy { $0.kind == .primary })
+  }
+
   @Test func testsTypedIn() throws {
     let repl = try REPLHarness(lines: ["test \"t\" { 1 + 1 == 2 }"])
     repl.run()

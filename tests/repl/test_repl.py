@@ -88,6 +88,37 @@ def test_two_line_expression(home: Path) -> None:
     assert leave(child) == 0
 
 
+def test_documentation_typed_before_a_formula_belongs_to_it(home: Path) -> None:
+    child = spawn(home)
+    enter(child, "## Doubles an amount.")
+    child.expect(CONTINUATION)
+    enter(child, "formula dbl(x: Money): Money = x * 2")
+    child.expect(r"defined dbl\(x: Money\): Money")
+    child.expect(PROMPT)
+    enter(child, ":help dbl")
+    child.expect("Doubles an amount.")
+    child.expect(PROMPT)
+    # Documentation followed by a blank line is given up, with a note, not an error.
+    enter(child, "## For nothing.")
+    child.expect(CONTINUATION)
+    enter(child, "")
+    child.expect(r"the documentation \(##\) was dropped")
+    child.expect(PROMPT)
+    assert "error" not in child.before
+    assert leave(child) == 0
+
+
+@pytest.mark.parametrize("command", [[TAXPRO], [TAXPRO, "repl"]])
+def test_piped_documentation_belongs_to_the_formula_after_it(home: Path, command: list[str]) -> None:
+    piped = "## Doubles an amount.\n## For any amount.\nformula dbl(x: Money): Money = x * 2\n:help dbl\ndbl($2)\n## Left over.\n"
+    result = subprocess.run(command, input=piped, capture_output=True, text=True, env=environment(home), timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Doubles an amount. For any amount." in result.stdout
+    assert "$4.00" in result.stdout
+    assert "the documentation (##) was dropped" in result.stdout + result.stderr
+    assert "error" not in result.stdout + result.stderr
+
+
 def test_type(home: Path) -> None:
     child = spawn(home)
     enter(child, ":type tax(ON.income_tax, $1) / $1")

@@ -10,7 +10,8 @@ extension REPL {
     var cursor = max(0, min(requested, bytes.count))
     while cursor > 0, cursor < bytes.count, bytes[cursor] & 0xC0 == 0x80 { cursor -= 1 }
     let leading = bytes.prefix { $0 == 32 || $0 == 9 }.count
-    guard pendingLines.isEmpty, leading < bytes.count, bytes[leading] == UInt8(ascii: ":") else {
+    // A command runs at the prompt, or after documentation held for an entry (`handle`).
+    guard CellEntries.onlyNotes(pendingLines), leading < bytes.count, bytes[leading] == UInt8(ascii: ":") else {
       let before = pendingLines.isEmpty ? "" : pendingLines.joined(separator: "\n") + "\n"
       return completeCode(before + buffer, cursor: before.utf8.count + cursor, shift: before.utf8.count)
     }

@@ -133,8 +133,18 @@ public final class REPL {
     } else if blank {
       abandonPendingInput()
       return
+    } else if CellEntries.onlyNotes(pendingLines), line.drop(while: \.isWhitespace).hasPrefix(":") {
+      // Documentation held for an entry, then a command: the documentation is dropped and the command runs.
+      pendingLines = []
+      note(REPL.droppedDocumentation)
+      editor.addHistory(line)
+      runCommand(line)
+      return
     }
     pendingLines.append(line)
+    // `##` documentation typed on its own waits (at the continuation prompt) for the formula or `let` it documents,
+    // which it then belongs to, as in a file.
+    if REPL.isHeldDocumentation(pendingLines) { return }
     let text = pendingLines.joined(separator: "\n")
     let valuesBefore = session.values
     let outcome = interruptible { session.submit(text, name: "<input>", firstLine: entryFirstLine) }
@@ -148,11 +158,28 @@ public final class REPL {
     }
   }
 
-  /// A blank line (or Ctrl-D) on a continuation prompt gives up the unfinished entry, saying what it lacked.
+  /// Whether the lines of an entry so far are only comments and blank lines with `##` documentation among them: the
+  /// entry waits for the formula or `let` the documentation belongs to (the prompt and piped input both hold it).
+  public static func isHeldDocumentation(_ lines: [String]) -> Bool {
+    CellEntries.onlyNotes(lines) && lines.contains { $0.drop { $0 == " " || $0 == "\t" }.hasPrefix("##") }
+  }
+
+  /// What is said when held documentation is given up (a blank line, a command or the end of the input after it).
+  public static let droppedDocumentation =
+    "the documentation (##) was dropped: it belongs to the formula or let typed right after it"
+
+  /// A blank line (or Ctrl-D) on a continuation prompt gives up the unfinished entry, saying what it lacked; held
+  /// documentation alone is dropped with a note.
   func abandonPendingInput() {
     let text = pendingLines.joined(separator: "\n")
+    let onlyNotes = CellEntries.onlyNotes(pendingLines)
     pendingLines = []
     editor.addHistory(text)
+    if onlyNotes {
+      // Nothing was going to run: a note, not an error.
+      note(REPL.droppedDocumentation)
+      return
+    }
     let source = session.makeSource(text, name: "<input>", firstLine: entryFirstLine)
     let diagnostics = Parser.parse(source, mode: .interactive).diagnostics
     // At a terminal one line says what was missing: the full rendering, with the source and its marks, would bury the

@@ -75,9 +75,22 @@ struct DefaultCommand: Command {
     var pending = ""
     var lineNumber = 0
     var startLine = 1
+    /// `##` documentation waits for the entry it documents, as at the prompt (`REPL.isHeldDocumentation`).
+    func holdsDocumentation() -> Bool {
+      REPL.isHeldDocumentation(pending.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+    func dropDocumentation() {
+      Output.writeError("note: " + REPL.droppedDocumentation + "\n")
+      pending = ""
+    }
     while let line = readLine(strippingNewline: true) {
       lineNumber += 1
       if pending.isEmpty { startLine = lineNumber }
+      if !pending.isEmpty, holdsDocumentation(), line.allSatisfy(\.isWhitespace) || line.drop(while: \.isWhitespace).hasPrefix(":") {
+        dropDocumentation()
+        if line.allSatisfy(\.isWhitespace) { continue }
+        startLine = lineNumber
+      }
       if pending.isEmpty, line.drop(while: \.isWhitespace).hasPrefix(":") {
         if commands == nil {
           commands = TerminalREPL.piped(
@@ -95,6 +108,7 @@ struct DefaultCommand: Command {
         continue
       }
       pending += pending.isEmpty ? line : "\n" + line
+      if holdsDocumentation() { continue }
       var outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
       if case .incomplete = outcome { continue }
       if case .failed(let diagnostics) = outcome { outcome = .failed(REPL.withCommandHints(diagnostics, input: pending, atPrompt: false)) }
@@ -103,7 +117,9 @@ struct DefaultCommand: Command {
       let digits = commands?.digits ?? ValueFormatter.numberDigits
       if !Commands.print(outcome, session, digits: digits) { status = 1 }
     }
-    if !pending.isEmpty {
+    if holdsDocumentation() {
+      dropDocumentation()
+    } else if !pending.isEmpty {
       Commands.reportIncomplete(pending, name: "<stdin>", firstLine: startLine, in: session)
       status = 1
     }
