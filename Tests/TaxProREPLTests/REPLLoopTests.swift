@@ -102,6 +102,15 @@ import Testing
     #expect(repl.editor.history.contains(":help"))
   }
 
+  @Test func aDefinitionThatChecksStillShowsTheCheckersWarnings() throws {
+    let repl = try REPLHarness(lines: ["## parts: a, b", "formula p(x: Money): Money = x", "p($1)"])
+    repl.run()
+    #expect(repl.errors.contains("warning[parts-line]: the 'parts:' line of p's documentation must read WHOLE = PART"))
+    #expect(repl.text.contains("defined p(x: Money): Money"))
+    #expect(repl.text.hasSuffix("$1.00\n"))
+    #expect(repl.repl.problems == 0)
+  }
+
   @Test func aPlainCommentAloneStillDoesNothing() throws {
     let repl = try REPLHarness(lines: ["# a note to self", "1 + 1"])
     repl.run()

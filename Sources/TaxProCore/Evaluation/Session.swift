@@ -311,6 +311,9 @@ public final class Session {
     let candidate = Checker.check(baseTrees + keptTrees + [newTree], predefined: values)
     let errors = candidate.diagnostics.filter { $0.severity == .error && $0.span.file == tree.source.id }
     if !errors.isEmpty { return .failure(DiagnosticList(errors)) }
+    // The checker's warnings about what was typed (a documentation's wrong `parts:` line, a jurisdiction without
+    // figures) with the parser's, in place order: a definition that checks may still deserve one.
+    warnings = candidate.diagnostics.filter { $0.severity == .warning && $0.span.file == tree.source.id }
     program = candidate
     sessionTrees = keptTrees + [newTree]
     var made: [SessionOutcome.Definition] = []
