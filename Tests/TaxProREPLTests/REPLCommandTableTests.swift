@@ -46,9 +46,14 @@ import Testing
 
 @Suite struct REPLCommandArgumentTests {
   @Test func aCommandThatNeedsAnArgumentSaysItsUsage() throws {
-    let repl = try REPLHarness(lines: [":type", ":lesson   ", ":search", ":ask", ":year", ":help"])
+    let repl = try REPLHarness(lines: [
+      ":type", ":lesson   ", ":search", ":ask", ":year", ":help", ":explain", ":explain full", ":profile",
+    ])
     repl.run()
-    for usage in ["usage: :type EXPR", "usage: :search WORDS", "usage: :ask FORMULA"] {
+    // `[full] EXPR` still needs the expression; `[NAME [VALUE]]` needs nothing.
+    for usage in [
+      "usage: :type EXPR", "usage: :search WORDS", "usage: :ask FORMULA", "usage: :explain [full] EXPR",
+    ] {
       #expect(repl.errors.contains(usage + "\n"), "\(usage)")
     }
     // :lesson alone lists the lessons.
@@ -60,6 +65,24 @@ import Testing
     #expect(repl.text.contains("the tax year is 2025"))
     #expect(!repl.errors.contains("usage: :help"))
     #expect(repl.text.contains("Tab completes"))
+    #expect(repl.errors.components(separatedBy: "usage: :explain [full] EXPR").count == 3)
+    #expect(!repl.errors.contains("not-an-expression"))
+    #expect(!repl.errors.contains("usage: :profile"))
+  }
+
+  @Test func explainFullOfAValueNamedFull() throws {
+    let repl = try REPLHarness(lines: ["let full = $5", ":explain full"])
+    repl.run()
+    #expect(repl.errors.isEmpty)
+    #expect(repl.text.contains("$5.00"))
+  }
+
+  @Test func whetherAUsageNeedsAnArgument() {
+    func needs(_ usage: String) -> Bool {
+      CommandInfo(command: .help, usage: usage, summary: "", run: .text(REPL.helpCommand)).needsArgument
+    }
+    #expect(needs("EXPR") && needs("[full] EXPR") && needs("EXPR over NAME from A to B [--svg FILE]"))
+    #expect(!needs("") && !needs("[NAME]") && !needs("[NAME [VALUE]]") && !needs("[TOPIC [more]]"))
   }
 }
 

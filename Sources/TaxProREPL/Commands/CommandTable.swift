@@ -184,8 +184,20 @@ struct CommandInfo {
 
   var name: String { command.rawValue }
 
-  /// Whether the command needs something after its name (its usage is not all optional).
-  var needsArgument: Bool { !usage.isEmpty && !usage.hasPrefix("[") }
+  /// Whether the command needs something after its name: its usage names something outside brackets (`[full] EXPR`
+  /// needs the expression; `[NAME [VALUE]]` needs nothing).
+  var needsArgument: Bool {
+    var depth = 0
+    for character in usage {
+      switch character {
+      case "[": depth += 1
+      case "]": depth -= 1
+      case " ": continue
+      default: if depth == 0 { return true }
+      }
+    }
+    return false
+  }
 }
 
 /// The table's lookups, for help, completion and suggestions.
