@@ -726,6 +726,8 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
                   "completion median / p99 | hover median / p99 | peak memory |")
     report.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     verdicts = []
+    # Every sample, in the order taken, for looking at the tails after the run (a p99 of ten opens is the slowest).
+    raw: dict[str, dict[str, dict[str, list[float]]]] = {}
     for size in sizes:
         documents = lsp_documents(size)
         lines = documents["taxpro"][2].count("\n")
@@ -757,6 +759,9 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
                                                                             run.positions["complete"]))
                 if supported[server]["hover"]:
                     run.samples["hover"].times.append(run.request_once("textDocument/hover", run.positions["hover"]))
+        raw[f"{lines} lines"] = {
+            server: {operation: [round(t * 1000, 3) for t in run.samples[operation].times] for operation in OPERATIONS}
+            for server, run in runs.items()}
         for server, run in runs.items():
             run.close()
             cells = []
@@ -783,8 +788,11 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
                 if theirs.times:
                     verdicts.append((f"{operation} vs {peer} at {lines:,} lines",
                                      ours.median <= theirs.median and ours.p99 <= theirs.p99))
+    samples_file = OUT / "lsp_samples.json"
+    samples_file.write_text(json.dumps(raw, indent=1) + "\n")
     argv = {server: shell(server_argv(server)) for server in (("baseline",) if BASELINE else ()) + ("taxpro", "tombi", "ruff")}
     report.append("\nCommands: " + "; ".join(f"`{command}`" for command in argv.values()) + "\n")
+    report.append(f"Every sample, in milliseconds, in the order taken: `{samples_file.relative_to(HERE.parent)}`.\n")
     failed = [name for name, ok in verdicts if not ok]
     goals.append(("language server: no worse than tombi's and ruff's (median and p99)", not failed,
                   "in every comparison" if not failed else "worse in: " + ", ".join(failed)))
