@@ -106,6 +106,13 @@ public final class EditLineEditor: LineEditor {
     read(prompt: prompt)
   }
 
+  /// Lines of a recalled entry still to come, or bytes already in the terminal's queue: a paste goes on.
+  public var hasTypeAhead: Bool {
+    if !queuedLines.isEmpty { return true }
+    var descriptor = pollfd(fd: input.descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
+  }
+
   public func readContinuationLine(prompt: String) -> LineInput {
     read(prompt: prompt)
   }

@@ -60,4 +60,12 @@ public protocol LineEditor: AnyObject {
   var completionProvider: CompletionProvider? { get set }
   /// Whether output to the user may use ANSI colour, so the loop decides it in one place.
   var colorEnabled: Bool { get }
+  /// Whether more input has already arrived, not yet read: the rest of a paste. (A blank line typed by hand gives up
+  /// an unfinished entry; one inside pasted text is part of it.)
+  var hasTypeAhead: Bool { get }
+}
+
+extension LineEditor {
+  /// Input that is not typed (a pipe, a script) has no paste to tell apart.
+  public var hasTypeAhead: Bool { false }
 }

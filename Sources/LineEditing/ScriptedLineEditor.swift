@@ -21,6 +21,9 @@ public final class ScriptedLineEditor: LineEditor {
   public private(set) var history: [String] = []
   public var completionProvider: CompletionProvider?
   public let colorEnabled: Bool
+  /// Whether the script plays as one paste: every line but the last finds the next one already waiting.
+  public var pasted = false
+  public var hasTypeAhead: Bool { pasted && position < script.count }
 
   /// Replays `script` one read at a time; after it runs out every read is `.endOfInput`, like Ctrl-D.
   public init(_ script: [LineInput], colorEnabled: Bool = false) {

@@ -55,6 +55,22 @@ import Testing
     #expect(repl.text.hasSuffix("5\n"))
   }
 
+  @Test func aBlankLineInsidePastedTextIsPartOfTheEntry() throws {
+    let lines = ["formula net(income: Money): Money =", "  let t = provincial_tax(income)", "", "  income - t", "net($10,000)"]
+    let pasted = try REPLHarness(lines: lines)
+    pasted.editor.pasted = true
+    pasted.run()
+    #expect(pasted.errors.isEmpty)
+    #expect(pasted.text.contains("defined net(income: Money): Money"))
+    #expect(pasted.text.hasSuffix("$9,500.00\n"))
+    #expect(pasted.editor.history.first == lines[0..<4].joined(separator: "\n"))
+    // Typed, the same blank line gives the entry up.
+    let typed = try REPLHarness(lines: lines)
+    typed.run()
+    #expect(typed.errors.contains("the unfinished input was dropped"))
+    #expect(typed.errors.contains("unknown formula 'net'"))
+  }
+
   @Test func formulasTypedInAndAFailedDefinitionLeavesNothing() throws {
     let repl = try REPLHarness(lines: [
       "formula twice(x: Money): Money = x * 2", "twice($3)", "formula bad(x: Money): Money = x * x", "bad($1)",

@@ -119,6 +119,17 @@ def test_piped_documentation_belongs_to_the_formula_after_it(home: Path, command
     assert "error" not in result.stdout + result.stderr
 
 
+def test_a_pasted_formula_with_a_blank_line_inside(home: Path) -> None:
+    child = spawn(home)
+    # All at once, as a terminal delivers a paste: the blank line finds the rest already waiting.
+    child.send("formula net(x: Money): Money =\r  let half = x / 2\r\r  x - half\rnet($10)\r")
+    child.expect(r"defined net\(x: Money\): Money")
+    child.expect(r"\$5\.00")
+    child.expect(PROMPT)
+    assert "dropped" not in child.before
+    assert leave(child) == 0
+
+
 def test_type(home: Path) -> None:
     child = spawn(home)
     enter(child, ":type tax(ON.income_tax, $1) / $1")

@@ -36,7 +36,7 @@ extension REPL {
     lines += TextLayout.wrap(
       "Type an expression to evaluate it: $1,234.56 * 13%, tax(ON.income_tax, $85,000). `ans` is the last result; "
         + "`let name = …` names a value; `formula name(x: Money): Money = …` defines a formula. "
-        + "An unfinished line continues on the next; an empty line there drops it.",
+        + "An unfinished line continues on the next; an empty line typed there drops it (pasted, it is kept).",
       width: width)
     lines.append("")
     lines.append(style("Commands", .heading))

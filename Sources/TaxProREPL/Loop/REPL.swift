@@ -131,6 +131,12 @@ public final class REPL {
         return
       }
     } else if blank {
+      // A blank line inside pasted text (between a formula's steps, say) is part of the entry; typed, it gives the
+      // entry up.
+      if editor.hasTypeAhead {
+        pendingLines.append(line)
+        return
+      }
       abandonPendingInput()
       return
     } else if CellEntries.onlyNotes(pendingLines), line.drop(while: \.isWhitespace).hasPrefix(":") {
