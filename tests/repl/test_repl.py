@@ -110,7 +110,8 @@ def test_documentation_typed_before_a_formula_belongs_to_it(home: Path) -> None:
 
 @pytest.mark.parametrize("command", [[TAXPRO], [TAXPRO, "repl"]])
 def test_piped_documentation_belongs_to_the_formula_after_it(home: Path, command: list[str]) -> None:
-    piped = "## Doubles an amount.\n## For any amount.\nformula dbl(x: Money): Money = x * 2\n:help dbl\ndbl($2)\n## Left over.\n"
+    piped = ("## Doubles an amount.\n## For any amount.\nformula dbl(x: Money): Money = x * 2\n:help dbl\ndbl($2)\n"
+             "## Left over.\n")
     result = subprocess.run(command, input=piped, capture_output=True, text=True, env=environment(home), timeout=60)
     assert result.returncode == 0, result.stderr
     assert "Doubles an amount. For any amount." in result.stdout

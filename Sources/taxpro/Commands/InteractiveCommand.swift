@@ -86,9 +86,10 @@ struct DefaultCommand: Command {
     while let line = readLine(strippingNewline: true) {
       lineNumber += 1
       if pending.isEmpty { startLine = lineNumber }
-      if !pending.isEmpty, holdsDocumentation(), line.allSatisfy(\.isWhitespace) || line.drop(while: \.isWhitespace).hasPrefix(":") {
+      let blank = line.allSatisfy(\.isWhitespace)
+      if !pending.isEmpty, holdsDocumentation(), blank || line.drop(while: \.isWhitespace).hasPrefix(":") {
         dropDocumentation()
-        if line.allSatisfy(\.isWhitespace) { continue }
+        if blank { continue }
         startLine = lineNumber
       }
       if pending.isEmpty, line.drop(while: \.isWhitespace).hasPrefix(":") {
