@@ -23,11 +23,7 @@ extension REPL {
     let entry = command.entry
     switch entry.run {
     case .text(let handler):
-      guard !argument.isEmpty || !entry.needsArgument else {
-        complain("usage: :\(entry.name) \(entry.usage)")
-        note(":help :\(entry.name) says more")
-        return
-      }
+      guard !argument.isEmpty || !entry.needsArgument else { return sayUsage(of: command) }
       handler(self)(argument)
     case .plain(let handler):
       guard argument.isEmpty else {
@@ -36,6 +32,13 @@ extension REPL {
       }
       handler(self)()
     }
+  }
+
+  /// A command typed without what it needs: its usage, from its table entry, and where to read more.
+  func sayUsage(of command: REPLCommand) {
+    let entry = command.entry
+    complain("usage: :\(entry.name) \(entry.usage)")
+    note(":help :\(entry.name) says more")
   }
 
   func quitCommand() {

@@ -22,11 +22,7 @@ extension REPL {
   /// `:explain EXPR` summarises; `:explain full EXPR` shows every step.
   func explainCommand(_ argument: String) {
     // `full` with nothing after it is the keyword without its expression, unless the session has a value of that name.
-    guard argument != "full" || session.values["full"] != nil else {
-      complain("usage: :explain [full] EXPR")
-      note(":help :explain says more")
-      return
-    }
+    guard argument != "full" || session.values["full"] != nil else { return sayUsage(of: .explain) }
     var text = argument
     var detail = ExplanationRenderer.Detail.summary(depth: REPL.summaryDepth)
     if let rest = REPL.afterFullKeyword(argument) {
