@@ -89,7 +89,11 @@ public struct SourceImporter: Sendable {
       id = newFileID()
       idsByPath[path] = id
     }
-    let tree = Parser.parse(SourceFile(id: id, name: path, bytes: bytes))
+    let source = SourceFile(id: id, name: path, bytes: bytes)
+    var tree = Parser.parse(source)
+    // A file that is not UTF-8 says so once, before what its text holds (its U+FFFDs may be unexpected characters).
+    let warnings = source.encodingWarnings(readFrom: bytes)
+    if !warnings.isEmpty { tree.diagnostics = warnings + tree.diagnostics }
     let file = File(path: path, tree: tree, replacesLibrary: StandardLibrary.libraryName(ofCopy: location ?? path))
     if let index = files.firstIndex(where: { $0.tree.source.id == id }) {
       files[index] = file

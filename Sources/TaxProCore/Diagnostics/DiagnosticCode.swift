@@ -31,6 +31,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case tooManyErrors = "too-many-errors"
   /// A source of 2 GiB or more.
   case tooLarge = "too-large"
+  /// A file read from disk that is not valid UTF-8 (a Latin-1 `é`, say): a warning; each bad byte was read as U+FFFD.
+  case notUTF8 = "not-utf8"
 
   // MARK: Checking
   case unknownName = "unknown-name"
@@ -88,9 +90,10 @@ public enum DiagnosticCode: String, CaseIterable, Sendable {
   case partsLine = "parts-line"
 
   /// How bad a diagnostic of this code is: everything is an error but a rounded literal, a number with leading zeros,
-  /// a jurisdiction without figures and a documentation's wrong `parts:` line, which the program can still run with.
+  /// a jurisdiction without figures, a documentation's wrong `parts:` line and a file that is not UTF-8, which the
+  /// program can still run with.
   public var severity: Severity {
     self == .inexactLiteral || self == .noYears || self == .leadingZeros || self == .rateTimesNumber
-      || self == .partsLine ? .warning : .error
+      || self == .partsLine || self == .notUTF8 ? .warning : .error
   }
 }

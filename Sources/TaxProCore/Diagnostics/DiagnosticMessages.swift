@@ -84,6 +84,11 @@ extension DiagnosticMessage {
   }
   static var tooManyErrorsReading: Self { Self(.tooManyErrors, "too many errors; stopped reading here") }
   static var tooManyErrorsReporting: Self { Self(.tooManyErrors, "too many errors; stopped reporting") }
+  static func notUTF8(_ byte: UInt8, count: Int) -> Self {
+    let hex = String(byte, radix: 16, uppercase: true)
+    let rest = count > 1 ? " (and \(count - 1) more)" : ""
+    return Self(.notUTF8, "not valid UTF-8 (byte 0x\(hex))\(rest): read as the replacement character U+FFFD")
+  }
   static var tooLarge: Self { Self(.tooLarge, "this source is too large (2 GiB or more); the rest is not read") }
 
   // MARK: unknown-name, unknown-type, unknown-member, unknown-argument

@@ -107,6 +107,41 @@ public struct SourceFile: Sendable {
       firstLine: firstLine)
   }
 
+  /// Where `bytes` are not valid UTF-8: the offset and value of the first byte of the first invalid sequence, and
+  /// how many invalid sequences there are, each read as one U+FFFD (as `init(id:name:bytes:)` and
+  /// `String(decoding:as:)` repair them). Nil when the bytes are valid.
+  public static func invalidUTF8(in bytes: [UInt8]) -> (offset: Int, byte: UInt8, count: Int)? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    var first: (offset: Int, byte: UInt8)? = nil
+    var count = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        offset += encoded.count
+      case .error(let length):
+        if first == nil { first = (offset, bytes[offset]) }
+        count += 1
+        offset += length
+      case .emptyInput:
+        guard let first else { return nil }
+        return (first.offset, first.byte, count)
+      }
+    }
+  }
+
+  /// A `not-utf8` warning when this source was made from `bytes` that are not valid UTF-8, at the first replacement
+  /// character the repair put in; none when they are valid. For the front ends that read files from disk: the
+  /// parser sees only the repaired text, in which a U+FFFD may also be one the file really holds.
+  public func encodingWarnings(readFrom bytes: [UInt8]) -> [Diagnostic] {
+    // A valid file's bytes are this source's own (the same buffer): no second look at them.
+    guard self.bytes != bytes, let bad = SourceFile.invalidUTF8(in: bytes) else { return [] }
+    // The text before the first invalid sequence is the same in both; the sequence became 3 bytes (U+FFFD).
+    let span = Span(file: id, start: bad.offset, end: min(bad.offset + 3, self.bytes.count))
+    return [Diagnostic(.notUTF8(bad.byte, count: bad.count), at: span)]
+  }
+
   init(id: FileID, name: String, validBytes bytes: [UInt8], firstLine: Int) {
     self.id = id
     self.name = name

@@ -1,4 +1,5 @@
 import Foundation
+import TaxProCore
 
 #if canImport(Glibc)
   import Glibc
@@ -106,40 +107,10 @@ public enum FileReading {
 
   /// Whether `bytes` are valid UTF-8; if not, the 1-based line and column (in bytes) of the first bad byte.
   public static func firstInvalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)? {
-    var line = 1
-    var lineStart = 0
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte < 0x80 {
-        if byte == 10 {
-          line += 1
-          lineStart = index + 1
-        }
-        index += 1
-        continue
-      }
-      let length: Int
-      let lowest: UInt32
-      switch byte {
-      case 0xC2...0xDF: (length, lowest) = (2, 0x80)
-      case 0xE0...0xEF: (length, lowest) = (3, 0x800)
-      case 0xF0...0xF4: (length, lowest) = (4, 0x10000)
-      default: return (line, index - lineStart + 1, byte)
-      }
-      guard index + length <= bytes.count else { return (line, index - lineStart + 1, byte) }
-      var scalar = UInt32(byte) & (0xFF >> (length + 1))
-      for offset in 1..<length {
-        let next = bytes[index + offset]
-        guard next & 0xC0 == 0x80 else { return (line, index - lineStart + 1, byte) }
-        scalar = scalar << 6 | UInt32(next & 0x3F)
-      }
-      guard scalar >= lowest, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
-        return (line, index - lineStart + 1, byte)
-      }
-      index += length
-    }
-    return nil
+    guard let bad = SourceFile.invalidUTF8(in: bytes) else { return nil }
+    let before = bytes[..<bad.offset]
+    let lineStart = before.lastIndex(of: 10).map { $0 + 1 } ?? 0
+    return (before.count(where: { $0 == 10 }) + 1, bad.offset - lineStart + 1, bad.byte)
   }
 }
 

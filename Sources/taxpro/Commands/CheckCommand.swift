@@ -63,8 +63,17 @@ extension CheckCommand {
     KeptUntilExit.keep(library)
     KeptUntilExit.keep(sources)
     let userFileIDs = Set(sources.map(\.id))
-    let diagnostics = Checker.streamedDiagnostics(library: library, sources: sources, keep: KeptUntilExit.keep)
+    var diagnostics = Checker.streamedDiagnostics(library: library, sources: sources, keep: KeptUntilExit.keep)
       .filter { userFileIDs.contains($0.span.file) }
+    // A file that is not UTF-8 says so before what its text holds, as a loaded file's tree does
+    // (`SourceImporter.importFile`): before the first diagnostic of that file or of a file after it.
+    let position = Dictionary(uniqueKeysWithValues: sources.enumerated().map { ($1.id, $0) })
+    for (index, (source, file)) in zip(sources, contents).enumerated() {
+      let warnings = source.encodingWarnings(readFrom: file.bytes)
+      guard !warnings.isEmpty else { continue }
+      let at = diagnostics.firstIndex { (position[$0.span.file] ?? Int.max) >= index } ?? diagnostics.count
+      diagnostics.insert(contentsOf: warnings, at: at)
+    }
     if !diagnostics.isEmpty {
       let byID = Dictionary(uniqueKeysWithValues: (importer.library.map(\.source) + sources).map { ($0.id, $0) })
       Output.writeError(Output.renderer(byID).render(diagnostics))
