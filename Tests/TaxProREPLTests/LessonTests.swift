@@ -221,6 +221,26 @@ import Testing
     #expect(summary.contains("Note: Everything the federal income tax"))
   }
 
+  /// `:explain ans` explains the last calculation, the session's values it read written in; once `ans` no longer
+  /// holds that result (or there is none), it is the value alone.
+  @Test func explainAnsExplainsTheLastCalculation() throws {
+    let repl = try run([
+      "let income = $85,000", "combined_tax(income)", ":explain ans", ":explain full ans", "let other = 1",
+      ":explain ans",
+    ])
+    let parts = repl.text.components(separatedBy: "combined_tax($85,000.00) = ")
+    // A `let` leaves `ans` as it was: the third is the same calculation again.
+    #expect(parts.count == 4, "\(repl.text)")
+    #expect(parts.count == 4 && parts[1].contains("The whole trace: :explain full combined_tax($85,000.00)"))
+    #expect(parts.count == 4 && parts[2].contains("bracket by bracket"))
+    #expect(!repl.errors.contains("error"), "\(repl.errors)")
+    let fresh = try run([":explain ans"])
+    #expect(!fresh.text.contains("combined_tax"))
+    let changed = try run(["combined_tax($85,000)", "2 + 3", ":explain ans"])
+    #expect(changed.text.contains("2 + 3 = 5"), "\(changed.text)")
+    #expect(!changed.text.contains("combined_tax"))
+  }
+
   /// Every library formula with a `## note:` shows it beside the result when its worked example is explained.
   @Test func everyFormulaWithANoteShowsItInItsExplanation() throws {
     let repl = try REPLHarness(lines: [], width: 80, trees: Self.trees, year: nil)

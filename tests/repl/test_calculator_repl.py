@@ -161,6 +161,25 @@ def test_commands_work_in_piped_input(home: Path) -> None:
     assert "ans = 0.33333…: Number (the last result)" in lines
 
 
+def test_explain_ans_and_save_take_the_last_calculation_typed_or_piped(home: Path) -> None:
+    """`:explain ans` explains the last calculation (the values it read written in), at the prompt and in piped
+    input; piped, `:save` keeps a calculation its lines computed (it once said there was nothing to save)."""
+    child = start(home)
+    child.expect(PROMPT)
+    result_of(child, "let income = $85,000")
+    result_of(child, "combined_tax(income)")
+    printed = result_of(child, ":explain ans")
+    assert "combined_tax($85,000.00) = $16,979.76" in printed, printed
+    assert "federal part = " in printed
+    assert leave(child) == 0
+    script = "let income = $85,000\ncombined_tax(income)\n:explain ans\n2 + 3\n:save sum\n:records sum\n"
+    result = subprocess.run([TAXPRO], input=script, capture_output=True, text=True, timeout=60, env=environment(home))
+    assert result.returncode == 0, result.stderr
+    assert "combined_tax($85,000.00) = $16,979.76" in result.stdout
+    assert "saved sum: 2 + 3 = 5" in result.stdout
+    assert "federal part" not in result.stdout.split("saved sum")[1]
+
+
 def test_a_long_hint_wraps_at_the_terminals_width_under_its_label(home: Path) -> None:
     child = start(home, dimensions=(30, 60))
     child.expect(PROMPT)

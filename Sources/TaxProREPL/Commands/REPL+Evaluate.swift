@@ -29,6 +29,11 @@ extension REPL {
       text = rest
       detail = .full
     }
+    // `ans` alone asks why the last result is what it is: the last calculation is explained (with the session's values
+    // it read written in), not `ans` as a value without steps. Unless `ans` no longer holds that result.
+    if text == "ans", let last = lastCalculation, session.values["ans"] == last.value {
+      text = last.selfContained
+    }
     let valuesBefore = session.values
     switch interruptible({ session.explain(text, name: "<input>") }) {
     case .failure(let list):

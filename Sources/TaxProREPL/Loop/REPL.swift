@@ -113,6 +113,12 @@ public final class REPL {
     return 0
   }
 
+  /// Records what piped input computed outside this REPL (its lines go to the session directly) as the last
+  /// calculation, for `:save` and `:explain ans` as at the prompt; `values` as they were before `text` ran.
+  public func noteCalculation(_ text: String, values: [String: Value], value: Value) {
+    lastCalculation = Calculation(expression: text, values: values, year: session.year, value: value)
+  }
+
   /// Runs one `:command` line of piped input; false when it reported a problem.
   public func runPipedCommand(_ line: String) -> Bool {
     let before = problems

@@ -75,6 +75,8 @@ struct DefaultCommand: Command {
     var pending = ""
     var lineNumber = 0
     var startLine = 1
+    /// What the last entry computed, until a command's REPL has it (`:save`, `:explain ans`).
+    var calculation: (text: String, values: [String: Value], value: Value)? = nil
     /// `##` documentation waits for the entry it documents, as at the prompt (`REPL.isHeldDocumentation`).
     func holdsDocumentation() -> Bool {
       REPL.isHeldDocumentation(pending.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
@@ -97,6 +99,10 @@ struct DefaultCommand: Command {
           commands = TerminalREPL.piped(
             session: session, sources: try Loading.standardLibrary(), color: Output.colorOut)
         }
+        if let commands, let done = calculation {
+          commands.noteCalculation(done.text, values: done.values, value: done.value)
+          calculation = nil
+        }
         if let commands, !commands.runPipedCommand(line) { status = 1 }
         continue
       }
@@ -110,8 +116,10 @@ struct DefaultCommand: Command {
       }
       pending += pending.isEmpty ? line : "\n" + line
       if holdsDocumentation() { continue }
+      let valuesBefore = session.values
       var outcome = session.submit(pending, name: "<stdin>", firstLine: startLine)
       if case .incomplete = outcome { continue }
+      if case .value(let value) = outcome { calculation = (pending, valuesBefore, value) }
       if case .failed(let diagnostics) = outcome { outcome = .failed(REPL.withCommandHints(diagnostics, input: pending, atPrompt: false)) }
       pending = ""
       if !session.warnings.isEmpty { Output.writeError(Output.renderer(session.sources).render(session.warnings)) }
