@@ -15,30 +15,31 @@ final class Analysis: Sendable {
 
   convenience init(program: Program, generation: Int, year: Int?, testFiles: [FileID]) {
     self.init(
-      program: program, generation: generation, year: year, testFiles: testFiles, revisions: [:], isCancelled: nil)
+      program: program, generation: generation, year: year, testFiles: testFiles, revisions: [:], fileWarnings: [:],
+      isCancelled: nil)
   }
 
   /// The analysis, or nil when `isCancelled` said yes while its tests ran (a newer version is waiting).
   static func make(
     program: Program, generation: Int, year: Int?, testFiles: [FileID], revisions: [FileID: Int] = [:],
-    isCancelled: @escaping @Sendable () -> Bool
+    fileWarnings: [FileID: [Diagnostic]] = [:], isCancelled: @escaping @Sendable () -> Bool
   ) -> Analysis? {
     let analysis = Analysis(
       program: program, generation: generation, year: year, testFiles: testFiles, revisions: revisions,
-      isCancelled: isCancelled)
+      fileWarnings: fileWarnings, isCancelled: isCancelled)
     return isCancelled() ? nil : analysis
   }
 
   private init(
     program: Program, generation: Int, year: Int?, testFiles: [FileID], revisions: [FileID: Int],
-    isCancelled: (@Sendable () -> Bool)?
+    fileWarnings: [FileID: [Diagnostic]], isCancelled: (@Sendable () -> Bool)?
   ) {
     self.program = program
     self.revisions = revisions
     self.index = SymbolIndex(program)
     self.generation = generation
     self.year = year
-    var byFile: [FileID: [Diagnostic]] = [:]
+    var byFile = fileWarnings
     for diagnostic in program.diagnostics { byFile[diagnostic.span.file, default: []].append(diagnostic) }
     let outcomes = TestRunner.run(
       program, year: year, files: Set(testFiles), limits: InlayHints.limits, isCancelled: isCancelled)

@@ -50,6 +50,8 @@ final class Analyzer: @unchecked Sendable {
     /// The standard library's parse: a whole check of trees that begin with its trees checks the rest on top of the
     /// library checked once (`CheckedLibrary`).
     var library: LibraryParse? = nil
+    /// Warnings about files as they were read, not about their text (`not-utf8`): each file's come first.
+    var fileWarnings: [FileID: [Diagnostic]] = [:]
   }
 
   private let condition = NSCondition()
@@ -296,7 +298,7 @@ final class Analyzer: @unchecked Sendable {
     guard
       let analysis = Analysis.make(
         program: checkedProgram, generation: job.generation, year: job.year, testFiles: job.testFiles,
-        revisions: Analyzer.revisions(of: job.inputs), isCancelled: superseded)
+        revisions: Analyzer.revisions(of: job.inputs), fileWarnings: job.fileWarnings, isCancelled: superseded)
     else { return nil }
     if timing {
       log(

@@ -431,7 +431,8 @@ public final class LanguageServer: MessageHandler {
     for source in workspace.sources.values where source.isOpen { openVersions[source.id] = source.version ?? 0 }
     return Analyzer.Job(
       generation: workspace.generation, year: year, inputs: workspace.inputs(), testFiles: workspace.userFiles,
-      uris: workspace.uris, targets: targets, openVersions: openVersions, library: workspace.libraryParse)
+      uris: workspace.uris, targets: targets, openVersions: openVersions, library: workspace.libraryParse,
+      fileWarnings: workspace.fileWarnings)
   }
 
   /// Re-checks the workspace in the background; the analyzer pushes the diagnostics.

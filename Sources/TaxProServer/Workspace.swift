@@ -25,6 +25,9 @@ final class Workspace {
     var tree: SyntaxTree?
     /// The library file this one stands in for (a copy of it, or the library file itself opened in the editor).
     var replacesLibrary: String?
+    /// A file read from disk that is not UTF-8 says so (`SourceFile.encodingWarnings(readFrom:)`); the editor's text
+    /// always is.
+    var encodingWarnings: [Diagnostic] = []
     /// Which text this is, for `edits` (the workspace's generation when it was set); nil when not counted.
     var revision: Int? = nil
     /// How the editor's changes led to this text from the last few before it.
@@ -234,9 +237,11 @@ final class Workspace {
       return
     }
     let id = idsByKey[key] ?? allocate(key)
+    let file = SourceFile(id: id, name: path, bytes: bytes)
     sources[id] = Source(
-      uri: uri, path: path, id: id, file: SourceFile(id: id, name: path, bytes: bytes), version: nil,
-      isOpen: false, onDisk: true, tree: nil, replacesLibrary: StandardLibrary.libraryName(ofCopy: path))
+      uri: uri, path: path, id: id, file: file, version: nil, isOpen: false, onDisk: true, tree: nil,
+      replacesLibrary: StandardLibrary.libraryName(ofCopy: path),
+      encodingWarnings: file.encodingWarnings(readFrom: bytes))
     generation += 1
   }
 
@@ -353,10 +358,12 @@ final class Workspace {
     if isLibrary(id) {
       sources[id] = nil
     } else if source.onDisk, let path = source.path, let data = FileManager.default.contents(atPath: path) {
+      let bytes = [UInt8](data)
+      let file = SourceFile(id: id, name: path, bytes: bytes)
       sources[id] = Source(
-        uri: LSP.DocumentURI(filePath: path), path: path, id: id,
-        file: SourceFile(id: id, name: path, bytes: [UInt8](data)), version: nil, isOpen: false, onDisk: true,
-        tree: nil, replacesLibrary: source.replacesLibrary)
+        uri: LSP.DocumentURI(filePath: path), path: path, id: id, file: file, version: nil, isOpen: false,
+        onDisk: true, tree: nil, replacesLibrary: source.replacesLibrary,
+        encodingWarnings: file.encodingWarnings(readFrom: bytes))
     } else {
       sources[id] = nil
     }
@@ -425,6 +432,13 @@ final class Workspace {
     var result: [FileID: LSP.DocumentURI] = [:]
     for (position, entry) in library.enumerated() { result[FileID(position)] = entry.uri }
     for (id, source) in sources { result[id] = source.uri }
+    return result
+  }
+
+  /// The warnings about files as they were read from disk (`not-utf8`), by file.
+  var fileWarnings: [FileID: [Diagnostic]] {
+    var result: [FileID: [Diagnostic]] = [:]
+    for (id, source) in sources where !source.encodingWarnings.isEmpty { result[id] = source.encodingWarnings }
     return result
   }
 

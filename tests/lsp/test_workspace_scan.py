@@ -155,3 +155,28 @@ def test_without_a_root_the_folder_of_the_file_is_the_workspace(tmp_path):
         assert [f["uri"] for f in found] == [(tmp_path / "sibling.tax").as_uri()]
     finally:
         server.close()
+
+
+def test_a_file_read_from_disk_that_is_not_utf8_says_so(tmp_path):
+    """A workspace file saved as Latin-1 gets a `not-utf8` warning at its first bad byte, before what its text
+    holds; opened in the editor (whose text is UTF-8), it no longer does."""
+    (tmp_path / "opened.tax").write_text(OPENED)
+    latin = tmp_path / "latin.tax"
+    latin.write_bytes(b"## Caf\xe9 helper.\nformula helper(x: Money): Money = x / 2\nlet t = \"Montr\xe9al\"\n")
+    server = started(tmp_path)
+    try:
+        initialize(server, tmp_path)
+        open_file(server, tmp_path / "opened.tax")
+        messages = collect(server, lambda m: published(m, latin))
+        diagnostics = published(messages, latin)[-1]["diagnostics"]
+        assert [(d["code"], d["severity"], d["range"]["start"]) for d in diagnostics] == [
+            ("not-utf8", 2, {"line": 0, "character": 6})], diagnostics
+        assert "not valid UTF-8 (byte 0xE9) (and 1 more)" in diagnostics[0]["message"]
+        # The file still defines its formula.
+        assert published(messages, tmp_path / "opened.tax")[-1]["diagnostics"] == []
+        server.notify("textDocument/didOpen", {"textDocument": {
+            "uri": latin.as_uri(), "languageId": "taxpro", "version": 1,
+            "text": latin.read_bytes().decode("latin-1")}})
+        collect(server, lambda m: published(m, latin)[-1]["diagnostics"] == [])
+    finally:
+        server.close()
