@@ -48,7 +48,8 @@ enum REPLCommand: String, CaseIterable, Sendable {
         details: """
           The explanation shows the steps that change the result: the brackets crossed, the thresholds reached, the \
           caps and floors that bind, each value in words, then what the formula leaves out. :explain full EXPR \
-          shows every step: each formula called, each bracket computation, each parameter read, each branch taken.           :explain ans explains the last calculation.
+          shows every step: each formula called, each bracket computation, each parameter read, each branch taken. \
+          :explain ans explains the last calculation.
           """,
         argument: .expression, run: .text(REPL.explainCommand))
     case .ask:
