@@ -42,9 +42,10 @@ let packedRelocations: [LinkerSetting] = {
 /// protocol scans all 6,700 conformance records in the binary (some 350,000 instructions a scan). A fresh server that
 /// opened 4,000 lines made 50 such checks, 17 of them scans, 6 million instructions of its 112, most on the threads
 /// that answer `initialize` and check the standard library; with the accessors it made 2 and ran 105 million.
-/// `taxpro eval '1+1'` took 0.68 ms less (median of 200 paired runs, faster in 183) and a fresh server's first open
-/// of 4,000 lines 0.69 ms less (of 120, faster in 75); `check` of 10,000 formulas and `eval --csv` of 100,000 rows ran
-/// 0.6% and 1.2% fewer instructions. The binary is 23 KB larger.
+/// A fresh server's first open of 4,000 lines took 0.7–1.0 ms less (paired medians of 120 interleaved rounds, in two
+/// runs; faster in 75 and 70 of them); `taxpro eval '1+1'`, 0.1–0.2 ms less (of 150 and 200; faster in 106 and 115),
+/// as it makes few such checks; `check` of 10,000 formulas and `eval --csv` of 100,000 rows ran 0.6% and 1.2% fewer
+/// instructions. The binary is 23 KB larger.
 let prespecializedMetadata: [SwiftSetting] = [
   .unsafeFlags(
     [
