@@ -409,6 +409,23 @@ def test_plot_usage_errors(home: Path) -> None:
     assert "only Money, Rate and Number can be plotted" in wrong.stderr
 
 
+def test_plots_help_example_runs_as_printed_in_a_shell(home: Path) -> None:
+    """The example `taxpro plot --help` prints, pasted into a shell, draws the chart; unquoted, the shell turns `$0` into
+    its own name and `$2` into nothing, and the error says so."""
+    result = subprocess.run([TAXPRO, "plot", "--help"], capture_output=True, text=True, env=environment(home))
+    example = next(line.strip() for line in result.stdout.splitlines() if line.strip().startswith("taxpro plot '"))
+    drawn = subprocess.run(["bash", "-c", example + " --width 40 --height 8"], capture_output=True, text=True,
+                           env=environment(home))
+    assert drawn.returncode == 0, drawn.stderr
+    assert "$200,000" in drawn.stdout and "income" in drawn.stdout
+    unquoted = example.replace("'income=$0..$250,000'", "income=$0..$250,000")
+    assert unquoted != example
+    mangled = subprocess.run(["bash", "-c", unquoted], capture_output=True, text=True, env=environment(home))
+    assert mangled.returncode == 1
+    assert "unknown name 'bash'" in mangled.stderr
+    assert "write --over 'income=$0..$250,000'" in mangled.stderr
+
+
 def test_chart_draws_the_parts_at_the_terminals_width(home: Path, tmp_path: Path) -> None:
     """`:chart` in a real terminal 120 columns wide: a bar line per part, the whole's stacked bar filling the line;
     `:explain` of the same call points at it; `--svg` writes the donut."""

@@ -10,11 +10,11 @@ struct PlotCommand: Command {
       Evaluates EXPR as NAME goes from FROM to TO and draws the curve in the terminal (braille dots; --width and \
       --height in characters), or with --svg writes it to FILE as SVG (--width and --height in pixels).
       """,
-    arguments: [.expression(example: "'tax(ON.income_tax, income)' --over income=$0..$250,000"), .formulaFiles],
+    arguments: [.expression(example: "'tax(ON.income_tax, income)' --over 'income=$0..$250,000'"), .formulaFiles],
     options: [.over, .svg, .width, .height, .year],
     examples: [
       HelpEntry(
-        name: "taxpro plot 'tax(ON.income_tax, income)' --over income=$0..$250,000",
+        name: "taxpro plot 'tax(ON.income_tax, income)' --over 'income=$0..$250,000'",
         meaning: "Ontario's tax on incomes up to $250,000, in the terminal")
     ])
 
@@ -33,7 +33,7 @@ struct PlotCommand: Command {
     inputs = try ProgramInputs(arguments, after: 1)
     let over = arguments.value(.over) ?? ""
     guard let range = PlotRequest.parseOver(over) else {
-      throw UsageError(message: "--over needs NAME=FROM..TO, such as --over income=$0..$250,000, not '\(over)'")
+      throw UsageError(message: "--over needs NAME=FROM..TO, such as --over 'income=$0..$250,000', not '\(over)'")
     }
     self.range = range
     svg = arguments.value(.svg)
@@ -51,6 +51,11 @@ struct PlotCommand: Command {
     switch Plotter.sample(request, in: session) {
     case .failure(let list):
       Commands.reportFailure(list.diagnostics, of: expression, in: session)
+      if PlotCommand.looksExpandedByAShell(range) {
+        Output.writeError(
+          "taxpro: note: unless it is in single quotes, a shell replaces '$0' in --over income=$0..$250,000 with its "
+            + "own name and '$2' with nothing; write --over 'income=$0..$250,000'\n")
+      }
       return 1
     case .success(let result):
       plot = result
@@ -75,10 +80,24 @@ struct PlotCommand: Command {
   }
 }
 
+extension PlotCommand {
+  /// Whether an end of the range is what a shell leaves of an amount it expanded: its own name for `$0` (`bash`,
+  /// `-zsh`), or digits grouped by commas that lost their `$` with the digit after it (`$250,000` as `50,000`).
+  static func looksExpandedByAShell(_ range: (variable: String, from: String, to: String)) -> Bool {
+    let shells: Set<String> = ["sh", "bash", "zsh", "dash", "ksh", "fish"]
+    return [range.from, range.to].contains { end in
+      let word = end.trimmingCharacters(in: .whitespaces)
+      let name = word.hasPrefix("-") ? String(word.dropFirst()) : word
+      return shells.contains(name) || name.hasSuffix("/bash") || name.hasSuffix("/sh")
+        || Commands.hasBareGroupedDigits(word)
+    }
+  }
+}
+
 extension OptionSpec {
   static let over = OptionSpec(
     name: "--over", valueName: "NAME=FROM..TO", valueKind: .range,
-    summary: "the name in EXPR that varies, and its range", isRequired: true, example: "income=$0..$250,000")
+    summary: "the name in EXPR that varies, and its range", isRequired: true, example: "'income=$0..$250,000'")
   static let width = OptionSpec(
     name: "--width", valueName: "N", valueKind: .number,
     summary: "the chart's width: characters in the terminal (20 to 1000), pixels in SVG (default 720)")
