@@ -139,6 +139,7 @@ import Testing
         ":plot provincial_tax(income) over income from $0 to $100,000",
         ":plot provincial_tax(income) over income from $0 to $100,000 --svg \(svg)",
         ":plot income over income from $10 to $0", ":plot nonsense", ":plot x > 1 over x from 0 to 2",
+        ":plot provincial_tax(income) over income from 0 to 100000", ":plot x + \"a\" over x from 0 to 2",
       ], directory: directory)
     repl.run()
     #expect(repl.text.contains("┤"))
@@ -149,6 +150,12 @@ import Testing
     #expect(repl.errors.contains("the range must go from a smaller to a larger value"))
     #expect(repl.errors.contains("usage: :plot EXPR over NAME from A to B"))
     #expect(repl.errors.contains("only Money, Rate and Number can be plotted"))
+    // A range of numbers where the formula wants money says how to write it; a mistake of another kind does not.
+    let errors = repl.errors.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    let hints = errors.components(separatedBy: "the range's ends are numbers, so 'income' is a Number")
+    #expect(hints.count == 2)
+    #expect(hints.last?.contains("write them with '$': $0 and $100000") == true)
+    #expect(!errors.contains("so 'x' is a Number"))
   }
 
   @Test func plotCommandParsing() {

@@ -51,6 +51,23 @@ public struct PlotResult: Sendable {
 public enum Plotter {
   /// The points of `request`, with its ends checked first and the expression checked once (then evaluated per
   /// point); `isCancelled` is polled between points, so Ctrl-C stops a long plot.
+  /// `list`, with a help on its first error when the range's ends are numbers and the expression checks with the
+  /// name as Money: `income` going over `0..10000` in `tax(ON.income_tax, income)`, meant as `$0..$10,000`.
+  static func withMoneyRangeHint(
+    _ list: DiagnosticList, _ request: PlotRequest, _ type: TaxType, in session: Session
+  ) -> DiagnosticList {
+    guard type == .number, let first = list.diagnostics.firstIndex(where: { $0.severity == .error }),
+      case .success = session.compile(request.expression, name: "<plot>", locals: [(request.variable, .money)])
+    else { return list }
+    var result = list
+    result.diagnostics[first].notes.append(
+      DiagnosticNote(
+        .help,
+        "the range's ends are numbers, so '\(request.variable)' is a Number; for an amount of money, write them "
+          + "with '$': $\(request.from) and $\(request.to)"))
+    return result
+  }
+
   public static func sample(
     _ request: PlotRequest, in session: Session, isCancelled: () -> Bool = { false }
   ) -> Result<PlotResult, DiagnosticList> {
@@ -79,7 +96,7 @@ public enum Plotter {
     }
     let typed: TypedExpression
     switch session.compile(request.expression, name: "<plot>", locals: [(request.variable, lower.type)]) {
-    case .failure(let list): return .failure(list)
+    case .failure(let list): return .failure(withMoneyRangeHint(list, request, lower.type, in: session))
     case .success(let compiled): typed = compiled
     }
     guard typed.type.isNumeric else {
