@@ -410,8 +410,8 @@ def test_plot_usage_errors(home: Path) -> None:
 
 
 def test_plots_help_example_runs_as_printed_in_a_shell(home: Path) -> None:
-    """The example `taxpro plot --help` prints, pasted into a shell, draws the chart; unquoted, the shell turns `$0` into
-    its own name and `$2` into nothing, and the error says so."""
+    """The example `taxpro plot --help` prints, pasted into a shell, draws the chart; unquoted, the shell turns `$0`
+    into its own name and `$2` into nothing, and the error says so."""
     result = subprocess.run([TAXPRO, "plot", "--help"], capture_output=True, text=True, env=environment(home))
     example = next(line.strip() for line in result.stdout.splitlines() if line.strip().startswith("taxpro plot '"))
     drawn = subprocess.run(["bash", "-c", example + " --width 40 --height 8"], capture_output=True, text=True,
