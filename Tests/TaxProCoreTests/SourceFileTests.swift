@@ -76,7 +76,12 @@ import TestSupport
     #expect(warnings.first?.severity == .warning)
     #expect(warnings.first?.span == Span(file: FileID(3), start: 6, end: 9))
     #expect(
-      warnings.first?.message == "not valid UTF-8 (byte 0xE9) (and 1 more): read as the replacement character U+FFFD")
+      warnings.first?.message
+        == "not valid UTF-8 (byte 0xE9; 2 places in all): each read as the replacement character U+FFFD")
+    let one = Array("## Caf".utf8) + [0xE9] + Array("\n".utf8)
+    #expect(
+      SourceFile(id: FileID(3), name: "one.tax", bytes: one).encodingWarnings(readFrom: one).first?.message
+        == "not valid UTF-8 (byte 0xE9): read as the replacement character U+FFFD")
     let valid = Array("let t = \"Qu\u{FFFD}bec\"\n".utf8)
     #expect(SourceFile(id: FileID(3), name: "ok.tax", bytes: valid).encodingWarnings(readFrom: valid).isEmpty)
   }

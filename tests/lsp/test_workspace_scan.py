@@ -175,7 +175,7 @@ def test_a_file_read_from_disk_that_is_not_utf8_says_so(tmp_path):
         diagnostics = published(messages, latin)[-1]["diagnostics"]
         assert [(d["code"], d["severity"], d["range"]["start"]) for d in diagnostics] == [
             ("not-utf8", 2, {"line": 0, "character": 6})], diagnostics
-        assert "not valid UTF-8 (byte 0xE9) (and 1 more)" in diagnostics[0]["message"]
+        assert "not valid UTF-8 (byte 0xE9; 2 places in all)" in diagnostics[0]["message"]
         server.notify("textDocument/didOpen", {"textDocument": {
             "uri": latin.as_uri(), "languageId": "taxpro", "version": 1,
             "text": latin.read_bytes().decode("latin-1")}})

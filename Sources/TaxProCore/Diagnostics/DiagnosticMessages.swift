@@ -86,8 +86,12 @@ extension DiagnosticMessage {
   static var tooManyErrorsReporting: Self { Self(.tooManyErrors, "too many errors; stopped reporting") }
   static func notUTF8(_ byte: UInt8, count: Int) -> Self {
     let hex = String(byte, radix: 16, uppercase: true)
-    let rest = count > 1 ? " (and \(count - 1) more)" : ""
-    return Self(.notUTF8, "not valid UTF-8 (byte 0x\(hex))\(rest): read as the replacement character U+FFFD")
+    guard count > 1 else {
+      return Self(.notUTF8, "not valid UTF-8 (byte 0x\(hex)): read as the replacement character U+FFFD")
+    }
+    return Self(
+      .notUTF8,
+      "not valid UTF-8 (byte 0x\(hex); \(count) places in all): each read as the replacement character U+FFFD")
   }
   static var tooLarge: Self { Self(.tooLarge, "this source is too large (2 GiB or more); the rest is not read") }
 
