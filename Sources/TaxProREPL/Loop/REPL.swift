@@ -113,8 +113,8 @@ public final class REPL {
     return 0
   }
 
-  /// Records what piped input computed outside this REPL (its lines go to the session directly) as the last
-  /// calculation, for `:save` and `:explain ans` as at the prompt; `values` as they were before `text` ran.
+  /// Records `text`, which computed `value`, as the last calculation, for `:save` and `:explain ans`; `values` as they
+  /// were before `text` ran. Piped input calls it too: its lines go to the session directly, not through this REPL.
   public func noteCalculation(_ text: String, values: [String: Value], value: Value) {
     lastCalculation = Calculation(expression: text, values: values, year: session.year, value: value)
   }
@@ -165,9 +165,7 @@ public final class REPL {
     editor.addHistory(text)
     report(session.warnings)
     show(outcome, for: text)
-    if case .value(let value) = outcome {
-      lastCalculation = Calculation(expression: text, values: valuesBefore, year: session.year, value: value)
-    }
+    if case .value(let value) = outcome { noteCalculation(text, values: valuesBefore, value: value) }
   }
 
   /// Whether the lines of an entry so far are only comments and blank lines with `##` documentation among them: the
