@@ -33,11 +33,19 @@ extension DiagnosticMessage {
     Self(.syntax, afterLets ? "the formula has no result after its let lines" : "the formula has no body")
   }
   static var yearNotWhole: Self { Self(.syntax, "a year is a whole number such as 2025") }
+  /// `**` or `//`, from another language.
+  static func notAnOperator(_ written: String) -> Self { Self(.syntax, "'\(written)' is not an operator") }
   static var onlyNamesAreCalled: Self { Self(.syntax, "only formulas and built-in functions can be called") }
 
   // MARK: unexpected-character
 
   static var unexpectedBang: Self { Self(.unexpectedCharacter, "unexpected '!'") }
+  /// `// note`, from another language.
+  static var slashComment: Self { Self(.unexpectedCharacter, "'//' does not start a comment") }
+  /// `&&` or `||`, from another language.
+  static func unexpectedLogicalOperator(_ written: String) -> Self {
+    Self(.unexpectedCharacter, "unexpected '\(written)'")
+  }
   static func unexpectedCharacter(_ shown: String) -> Self { Self(.unexpectedCharacter, "unexpected character \(shown)") }
 
   // MARK: malformed-number, malformed-money, malformed-string
@@ -238,7 +246,7 @@ extension DiagnosticMessage {
   static var positionalAfterNamed: Self { Self(.argumentOrder, "a positional argument cannot follow a named one") }
   /// `'tax' takes 2 arguments, but 3 were given`.
   static func argumentCount(_ callee: String, takes expected: String, given: Int) -> Self {
-    Self(.wrongArgumentCount, "'\(callee)' takes \(expected), but \(given) were given")
+    Self(.wrongArgumentCount, "'\(callee)' takes \(expected), but \(given) \(given == 1 ? "was" : "were") given")
   }
   /// `missing argument 'income' (Money) in the call to 'provincial_tax'`.
   static func missingArguments(_ described: [String], in formula: String) -> Self {

@@ -207,6 +207,10 @@ public struct Lexer {
           continue
         }
         if entry & 0x7F != 0, let kind = symbols.single[Int(byte)] {
+          if byte == UInt8(ascii: "/"), atLineStart, index + 1 < buffer.count, buffer[index + 1] == byte {
+            lexSlashComment(buffer)
+            continue
+          }
           index += 1
           add(kind, start)
           continue
@@ -246,6 +250,18 @@ public struct Lexer {
       ? String(decoding: UnsafeBufferPointer(rebasing: buffer[contentStart..<end]), as: UTF8.self) : ""
     comments.append(
       Comment(span: span(start, end), isDocumentation: isDocumentation, text: text, ownLine: ownLine))
+  }
+
+  /// `// note` first on a line, as other languages write a comment: reported with the fix to `#`, and read as the
+  /// comment it was meant to be, so the line costs one error.
+  mutating func lexSlashComment(_ buffer: UnsafeBufferPointer<UInt8>) {
+    let start = index
+    error(
+      .slashComment, start, start + 2, notes: [DiagnosticNote(.help, "a comment starts with '#'")],
+      fixes: [Fix(title: "Write '#'", replacements: [TextReplacement(span: span(start, start + 2), text: "#")])])
+    // The second '/' stands for the '#': the comment's text starts after it.
+    index += 1
+    lexComment(buffer)
   }
 
   /// The offset of the first "\n" or "\r" at or after `start` in `buffer`, or its count: eight bytes at a time.
@@ -551,6 +567,8 @@ public struct Lexer {
     {
       index += symbol.bytes.count
       add(symbol.kind, start)
+    } else if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "|") {
+      lexLogicalOperator(byte)
     } else if byte == UInt8(ascii: "!") {
       index += 1
       error(.unexpectedBang, start, index,
@@ -562,6 +580,31 @@ public struct Lexer {
       lexUnexpected(start)
     }
   }
+
+  /// `&&`, `||`, `&` or `|`, as other languages write `and` and `or`: one error for the pair, with the word to write,
+  /// and read on as that word, so the rest of the line makes sense.
+  mutating func lexLogicalOperator(_ byte: UInt8) {
+    let start = index
+    index += 1
+    if index < bytes.count, bytes[index] == byte { index += 1 }
+    let word = byte == UInt8(ascii: "&") ? "and" : "or"
+    let written = String(decoding: bytes[start..<index], as: UTF8.self)
+    // The word needs spaces around it where the operator had none (`a&&b`).
+    let spaceBefore = start > 0 && !Lexer.isSpace(bytes[start - 1]) ? " " : ""
+    let spaceAfter = index < bytes.count && !Lexer.isSpace(bytes[index]) ? " " : ""
+    error(
+      .unexpectedLogicalOperator(written), start, index,
+      notes: [DiagnosticNote(.help, "write '\(word)'")],
+      fixes: [
+        Fix(
+          title: "Write '\(word)'",
+          replacements: [TextReplacement(span: span(start, index), text: spaceBefore + word + spaceAfter)])
+      ])
+    add(byte == UInt8(ascii: "&") ? .kwAnd : .kwOr, start)
+  }
+
+  /// A space, tab, line break or form feed.
+  static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 || byte == 12 }
 
   mutating func lexUnexpected(_ start: Int) {
     // Swallow one whole UTF-8 scalar (or one invalid byte).
@@ -577,10 +620,18 @@ public struct Lexer {
     if text == "\u{2026}", index < bytes.count, bytes[index] == UInt8(ascii: "%") { index += 1 }
     var notes: [DiagnosticNote] = []
     switch text {
-    case "%": notes.append(DiagnosticNote(.help, "a rate is written with its number, like 13%"))
+    case "%":
+      // `10 % 3`: the remainder, as other languages write it, when an operand follows.
+      var next = index
+      while next < bytes.count, bytes[next] == 32 || bytes[next] == 9 { next += 1 }
+      if next < bytes.count, Lexer.isIdentifierPart(bytes[next]) || bytes[next] == UInt8(ascii: "$")
+        || bytes[next] == UInt8(ascii: "(")
+      {
+        notes.append(DiagnosticNote(.help, "the remainder of a division is written with 'mod', like 10 mod 3"))
+      }
+      notes.append(DiagnosticNote(.help, "a rate is written with its number, like 13%"))
     case "\u{2026}", "\u{2248}":
       notes.append(DiagnosticNote(.help, "'…' and '≈' mark a value shown rounded; use ans for the value itself"))
-    case "&", "|": notes.append(DiagnosticNote(.help, "write 'and' / 'or'"))
     case "'": notes.append(DiagnosticNote(.help, "text is written in double quotes"))
     case "\u{00B7}", "\u{2715}", "\u{2217}": notes.append(DiagnosticNote(.help, "write '*' (or '×') to multiply"))
     default: break

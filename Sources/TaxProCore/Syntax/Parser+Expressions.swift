@@ -179,11 +179,20 @@ extension Parser {
         expression = Expression(.member(expression, member), expression.span.to(member.span))
       } else if at(.leftParen) {
         guard case .name(let name) = expression.kind else {
+          let reported = diagnostics.count
           errorAtCurrent(
-            .onlyNamesAreCalled,
-            notes: [DiagnosticNote(.help, "call a formula by its name: name(arguments)")])
-          let arguments = parseArguments()
-          _ = arguments
+            .onlyNamesAreCalled, notes: [DiagnosticNote(.help, "call a formula by its name: name(arguments)")])
+          let (arguments, _) = parseArguments()
+          // `ON.income_tax($85,000)`: a jurisdiction's member called is, most likely, a table of brackets applied.
+          if case .member = expression.kind, diagnostics.count == reported + 1, arguments.count == 1,
+            arguments[0].labels.isEmpty
+          {
+            let table = source.text(of: expression.span)
+            let amount = source.text(of: arguments[0].value.span)
+            diagnostics[reported].notes = [
+              DiagnosticNote(.help, "a table of brackets is applied with tax: tax(\(table), \(amount))")
+            ]
+          }
           break
         }
         let callee = Identifier(name, span: expression.span)
@@ -296,6 +305,7 @@ extension Parser {
       if token.kind == .kwNot {
         notes.append(DiagnosticNote(.help, "'not' binds loosely: put it in parentheses here, like (not x)"))
       }
+      if let doubled = doubledOperator(token) { return doubled }
       // `.5`: a number starts with a digit. Both tokens are taken, so the digits are not read as a member name.
       if token.kind == .dot, position + 1 < tokens.count, tokens[position + 1].start == token.end,
         tokens[position + 1].kind == .number || tokens[position + 1].kind == .rate
@@ -311,6 +321,36 @@ extension Parser {
       errorAtCurrent(.expected("an expression", found: describe(token)), notes: notes)
       return Expression(.missing, span(token))
     }
+  }
+
+  /// `2 ** 10` and `10 // 3` as other languages write a power and a whole division, at `token`, the second `*` or `/`
+  /// of the two: reported with what TaxPro writes instead, and the operand after it read on as the right side. Nil
+  /// otherwise. (`// note` at the start of a line is the lexer's: `Lexer.lexSlashComment`.)
+  mutating func doubledOperator(_ token: Token) -> Expression? {
+    guard token.kind == .star || token.kind == .slash, position > 0, tokens[position - 1].kind == token.kind, tokens[position - 1].end == token.start else {
+      return nil
+    }
+    let first = tokens[position - 1]
+    let both = span(first).to(span(token))
+    let written = token.kind == .star ? "**" : "//"
+    if token.kind == .star {
+      error(
+        .notAnOperator(written), at: both,
+        notes: [DiagnosticNote(.help, "a power is written with '^', like 2 ^ 10")],
+        fixes: [Fix(title: "Write '^'", replacements: [TextReplacement(span: both, text: "^")])])
+    } else {
+      error(
+        .notAnOperator(written), at: both,
+        notes: [
+          DiagnosticNote(.help, "a division's whole part is written floor(a / b), and its remainder a mod b")
+        ])
+    }
+    lastErrorPosition = position
+    advance()
+    // A third `*` or `/` is left to the statement's end; the recursion is counted, as every nested operand's is.
+    if at(.star) || at(.slash) || !enter() { return Expression(.missing, both) }
+    defer { depth -= 1 }
+    return parseUnary()
   }
 
   mutating func parseConditional() -> Expression {

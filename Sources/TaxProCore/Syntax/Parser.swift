@@ -302,6 +302,18 @@ public struct Parser {
       let statement = source.text(of: Span(file: source.id, start: Int(previous.start), end: Int(tokens[end].end)))
       return [DiagnosticNote(.help, "did you mean 'let \(statement)'? A name is given a value with 'let'")]
     }
+    // `x := 5`, as some languages give a name a value.
+    if at(.colon), previous.kind == .identifier, previous.startsLine || position == 1, position + 1 < tokens.count,
+      tokens[position + 1].kind == .equal, tokens[position + 1].start == current.end
+    {
+      var end = position + 1
+      while end + 1 < tokens.count, tokens[end + 1].kind != .newline, tokens[end + 1].kind != .endOfFile { end += 1 }
+      guard end > position + 1 else { return [] }
+      let value = source.text(of: Span(file: source.id, start: Int(tokens[position + 2].start), end: Int(tokens[end].end)))
+      return [
+        DiagnosticNote(.help, "did you mean 'let \(text(previous)) = \(value)'? A name is given a value with 'let'")
+      ]
+    }
     if at(.comma), previous.kind == .number, peekKind(1) == .number {
       var digits = text(previous)
       var grouped = text(previous)
