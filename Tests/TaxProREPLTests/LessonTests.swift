@@ -19,6 +19,15 @@ import Testing
     return repl
   }
 
+  @Test func searchFindsWordsByTheirStartNotInsideOtherWords() throws {
+    let text = try run([":search age", ":search income_tax"], width: 200).text
+    // "age" is a word of federal_age_amount's name; inside "average" and "wages" it is not the word searched for.
+    #expect(text.contains("federal_age_amount — "))
+    #expect(!text.contains("combined_average_rate — "))
+    // A word with a '_' in it is found anywhere in the text, as written.
+    #expect(text.contains("Province.income_tax — "))
+  }
+
   /// Lines as they appear on screen.
   func screenLines(_ text: String) -> [String] {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -545,21 +545,27 @@ extension REPL {
   }
 
   /// Formulas, jurisdiction parameters and jurisdictions in which every word occurs, best first: a word in the name
-  /// counts most, then in the topic, then in the documentation.
+  /// counts most, then in the topic, then in the documentation. A word is found at the start of a word of theirs
+  /// (`age` finds "age" and "aged", not "wage" or "average"; `bracket` finds "brackets"); one with a `_` or a `.` in
+  /// it anywhere in the text (`income_tax`).
   func search(_ words: [String]) -> [SearchResult] {
     let program = session.program
     var results: [SearchResult] = []
+    func found(_ word: String, in text: String) -> Bool {
+      guard word.allSatisfy({ $0.isLetter || $0.isNumber }) else { return text.contains(word) }
+      return text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0.hasPrefix(word) }
+    }
     func consider(name: String, summary: String, topic: [String], documentation: [String]) {
-      let nameText = name.lowercased() + " " + name.lowercased().replacingOccurrences(of: "_", with: " ")
+      let nameText = name.lowercased()
       let topicText = topic.joined(separator: " / ").lowercased()
       let documentationText = documentation.joined(separator: " ").lowercased()
       var score = 0
       for word in words {
-        if nameText.contains(word) {
+        if found(word, in: nameText) {
           score += 3
-        } else if topicText.contains(word) {
+        } else if found(word, in: topicText) {
           score += 2
-        } else if documentationText.contains(word) {
+        } else if found(word, in: documentationText) {
           score += 1
         } else {
           return
