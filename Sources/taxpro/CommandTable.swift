@@ -101,7 +101,9 @@ enum CommandTable {
     do {
       parsed = try ParsedArguments.parse(arguments, known: allOptions, commandNames: names)
     } catch {
-      Output.writeError("taxpro: \(error.message)\nRun 'taxpro --help' for usage.\n")
+      // A mistake after a command's name (`taxpro eval --format json 1`) points to that command's help.
+      let invocation = arguments.first.flatMap { CommandTable.command(named: $0)?.help.invocation } ?? "taxpro"
+      Output.writeError("taxpro: \(error.message)\nRun '\(invocation) --help' for usage.\n")
       return 2
     }
     let colour = parsed.options.last { $0.option == .color || $0.option == .noColor }

@@ -137,6 +137,9 @@ def test_a_mistyped_command_or_option_is_named_with_what_was_meant(taxpro):
         result = taxpro.run(*arguments, stdin="")
         assert result.returncode == 2 and result.stdout == "", arguments
         assert message in result.stderr, (arguments, result.stderr)
+    # A mistake after a command's name points to that command's help; one before any, to the overview.
+    assert "Run 'taxpro eval --help' for usage." in taxpro.run("eval", "--format", "json", "1", stdin="").stderr
+    assert "Run 'taxpro --help' for usage." in taxpro.run("--frobnicate", stdin="").stderr
     # Nothing is guessed from one letter or from a word like no command.
     for arguments in (["eval", "-x", "1"], ["frobnicate"]):
         result = taxpro.run(*arguments, stdin="")
