@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The tokens, comments and diagnostics of one source.
 public struct LexedSource: Sendable {
   public var tokens: [Token]
@@ -243,7 +247,7 @@ public struct Lexer {
     var contentStart = index + 1
     let isDocumentation = index + 1 < buffer.count && buffer[index + 1] == UInt8(ascii: "#")
     if isDocumentation { contentStart += 1 }
-    index = Lexer.lineEnd(in: buffer, from: index)
+    index = Lexer.lineEnd(in: buffer, from: index, withoutReturns: !source.containsCarriageReturn)
     let end = index
     if contentStart < end, buffer[contentStart] == 32 { contentStart += 1 }
     let text = contentStart < end
@@ -264,8 +268,15 @@ public struct Lexer {
     lexComment(buffer)
   }
 
-  /// The offset of the first "\n" or "\r" at or after `start` in `buffer`, or its count: eight bytes at a time.
-  static func lineEnd(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  /// The offset of the first "\n" or "\r" at or after `start` in `buffer`, or its count: eight bytes at a time, or
+  /// with `memchr` for "\n" alone when the source has no "\r" (`withoutReturns`).
+  static func lineEnd(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, withoutReturns: Bool = false) -> Int {
+    #if canImport(Glibc)
+      if withoutReturns, let base = buffer.baseAddress, start < buffer.count {
+        guard let found = memchr(base + start, 10, buffer.count - start) else { return buffer.count }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+      }
+    #endif
     var index = start
     if let base = buffer.baseAddress {
       while index + 8 <= buffer.count, !ByteWords.containsLineBreak(ByteWords.word(base, at: index)) { index += 8 }
