@@ -3,8 +3,8 @@ import Testing
 @testable import TaxProCore
 import TestSupport
 
-/// What people used to other languages type — `&&`, `**`, `//`, `%` between operands, `:=` — is one error each, saying
-/// what TaxPro writes instead, with a fix where the replacement is certain; the line the fix makes parses.
+/// What people used to other languages type — `&&`, `**`, `//`, `%` between operands, `:=` — is one error each,
+/// saying what TaxPro writes instead, with a fix where the replacement is certain; the line the fix makes parses.
 @Suite struct OtherLanguagesTests {
   static func parse(_ text: String, mode: ParseMode = .interactive) -> SyntaxTree {
     Parser.parse(SourceFile(id: FileID(0), name: "input", text: text), mode: mode)
@@ -48,7 +48,10 @@ import TestSupport
     let diagnostic = try #require(tree.diagnostics.first)
     #expect(diagnostic.message == "'//' is not an operator")
     #expect(diagnostic.span.start == 3 && diagnostic.span.end == 5)
-    #expect(diagnostic.notes.map(\.message) == ["a division's whole part is written floor(a / b), and its remainder a mod b"])
+    #expect(
+      diagnostic.notes.map(\.message) == [
+        "a division's whole part is written floor(a / b), and its remainder a mod b"
+      ])
     #expect(diagnostic.fixes.isEmpty)
   }
 

@@ -246,7 +246,8 @@ extension DiagnosticMessage {
   static var positionalAfterNamed: Self { Self(.argumentOrder, "a positional argument cannot follow a named one") }
   /// `'tax' takes 2 arguments, but 3 were given`.
   static func argumentCount(_ callee: String, takes expected: String, given: Int) -> Self {
-    Self(.wrongArgumentCount, "'\(callee)' takes \(expected), but \(given) \(given == 1 ? "was" : "were") given")
+    Self(
+      .wrongArgumentCount, "'\(callee)' takes \(expected), but \(given) \(given == 1 ? "was" : "were") given")
   }
   /// `missing argument 'income' (Money) in the call to 'provincial_tax'`.
   static func missingArguments(_ described: [String], in formula: String) -> Self {

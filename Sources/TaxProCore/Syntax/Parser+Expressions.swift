@@ -327,9 +327,9 @@ extension Parser {
   /// of the two: reported with what TaxPro writes instead, and the operand after it read on as the right side. Nil
   /// otherwise. (`// note` at the start of a line is the lexer's: `Lexer.lexSlashComment`.)
   mutating func doubledOperator(_ token: Token) -> Expression? {
-    guard token.kind == .star || token.kind == .slash, position > 0, tokens[position - 1].kind == token.kind, tokens[position - 1].end == token.start else {
-      return nil
-    }
+    guard token.kind == .star || token.kind == .slash, position > 0, tokens[position - 1].kind == token.kind,
+      tokens[position - 1].end == token.start
+    else { return nil }
     let first = tokens[position - 1]
     let both = span(first).to(span(token))
     let written = token.kind == .star ? "**" : "//"

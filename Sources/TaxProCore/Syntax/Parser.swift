@@ -309,7 +309,8 @@ public struct Parser {
       var end = position + 1
       while end + 1 < tokens.count, tokens[end + 1].kind != .newline, tokens[end + 1].kind != .endOfFile { end += 1 }
       guard end > position + 1 else { return [] }
-      let value = source.text(of: Span(file: source.id, start: Int(tokens[position + 2].start), end: Int(tokens[end].end)))
+      let value = source.text(
+        of: Span(file: source.id, start: Int(tokens[position + 2].start), end: Int(tokens[end].end)))
       return [
         DiagnosticNote(.help, "did you mean 'let \(text(previous)) = \(value)'? A name is given a value with 'let'")
       ]
