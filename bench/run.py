@@ -748,9 +748,9 @@ def bench_lsp(report: list[str], goals: list[tuple[str, bool, str]], sizes: list
                      "hover": "hoverProvider" in run.capabilities}
             for server, run in runs.items()}
         order = list(runs)
-        # Round -1 warms up, as the other sections' first rounds do, and is not recorded: a first round's opens were
-        # slower for every server (three runs of four rounds at 4,000 lines: tombi's first 11.1–13.2 ms against
-        # 8.5–11.1 after it, TaxPro's 7.2–11.0 against 6.7–8.9), and with ten opens a p99 is the slowest one.
+        # Round -1 warms up, as the other sections' first rounds do, and is not recorded: in three runs of four rounds
+        # at 4,000 lines, tombi's first open was its slowest in all three (11.1–13.2 ms against 8.5–11.1 after it),
+        # TaxPro's in two (7.2–11.0 against 6.7–8.9); a p99 of few samples is decided by such a round.
         for round_index in range(-1, rounds):
             shift = round_index % len(order)
             for server in order[shift:] + order[:shift]:
