@@ -237,11 +237,8 @@ final class Workspace {
       return
     }
     let id = idsByKey[key] ?? allocate(key)
-    let file = SourceFile(id: id, name: path, bytes: bytes)
     sources[id] = Source(
-      uri: uri, path: path, id: id, file: file, version: nil, isOpen: false, onDisk: true, tree: nil,
-      replacesLibrary: StandardLibrary.libraryName(ofCopy: path),
-      encodingWarnings: file.encodingWarnings(readFrom: bytes))
+      onDisk: bytes, path: path, id: id, replacesLibrary: StandardLibrary.libraryName(ofCopy: path))
     generation += 1
   }
 
@@ -358,12 +355,7 @@ final class Workspace {
     if isLibrary(id) {
       sources[id] = nil
     } else if source.onDisk, let path = source.path, let data = FileManager.default.contents(atPath: path) {
-      let bytes = [UInt8](data)
-      let file = SourceFile(id: id, name: path, bytes: bytes)
-      sources[id] = Source(
-        uri: LSP.DocumentURI(filePath: path), path: path, id: id, file: file, version: nil, isOpen: false,
-        onDisk: true, tree: nil, replacesLibrary: source.replacesLibrary,
-        encodingWarnings: file.encodingWarnings(readFrom: bytes))
+      sources[id] = Source(onDisk: [UInt8](data), path: path, id: id, replacesLibrary: source.replacesLibrary)
     } else {
       sources[id] = nil
     }
@@ -470,5 +462,16 @@ struct EditHistory: Sendable {
     for index in entries.indices { entries[index].edit = entries[index].edit.then(edit) }
     entries.append(Entry(revision: revision, edit: edit))
     if entries.count > Self.depth { entries.removeFirst(entries.count - Self.depth) }
+  }
+}
+
+extension Workspace.Source {
+  /// A workspace file as read from disk, not open in the editor: its text, and a `not-utf8` warning when the bytes
+  /// were not UTF-8 (`SourceFile.encodingWarnings(readFrom:)`).
+  init(onDisk bytes: [UInt8], path: String, id: FileID, replacesLibrary: String?) {
+    let file = SourceFile(id: id, name: path, bytes: bytes)
+    self.init(
+      uri: LSP.DocumentURI(filePath: path), path: path, id: id, file: file, version: nil, isOpen: false, onDisk: true,
+      tree: nil, replacesLibrary: replacesLibrary, encodingWarnings: file.encodingWarnings(readFrom: bytes))
   }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Identifies one source text within a program: a file, the standard library's files, an expression typed in.
 public struct FileID: Hashable, Sendable, Comparable {
   public let rawValue: Int
@@ -166,17 +162,14 @@ public struct SourceFile: Sendable {
   /// line at a time: 2.8 MB of formulas (40,000 lines) in 2.5M instructions, against 18M eight bytes at a time, which
   /// was 6% of `taxpro check`'s thread and done before its parse could start.
   private static func appendLineStarts(of buffer: UnsafeBufferPointer<UInt8>, to starts: inout [Int]) -> Bool {
-    #if canImport(Glibc)
-      if let base = buffer.baseAddress, memchr(base, 13, buffer.count) == nil {
-        let start = UnsafeRawPointer(base)
-        var offset = 0
-        while offset < buffer.count, let found = memchr(base + offset, 10, buffer.count - offset) {
-          offset = start.distance(to: UnsafeRawPointer(found)) + 1
-          starts.append(offset)
-        }
-        return false
+    if ByteWords.isAvailable, ByteWords.firstIndex(of: 13, in: buffer, from: 0) == nil {
+      var offset = 0
+      while let found = ByteWords.firstIndex(of: 10, in: buffer, from: offset) {
+        offset = found + 1
+        starts.append(offset)
       }
-    #endif
+      return false
+    }
     var carriageReturn = false
     var index = 0
     // Eight bytes at a time: a word with no "\n" or "\r" in it (most of them; lines are long) is passed over whole.

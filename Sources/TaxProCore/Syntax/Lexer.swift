@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The tokens, comments and diagnostics of one source.
 public struct LexedSource: Sendable {
   public var tokens: [Token]
@@ -276,12 +272,9 @@ public struct Lexer {
   /// The offset of the first "\n" or "\r" at or after `start` in `buffer`, or its count: eight bytes at a time, or
   /// with `memchr` for "\n" alone when the source has no "\r" (`withoutReturns`).
   static func lineEnd(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, withoutReturns: Bool = false) -> Int {
-    #if canImport(Glibc)
-      if withoutReturns, let base = buffer.baseAddress, start < buffer.count {
-        guard let found = memchr(base + start, 10, buffer.count - start) else { return buffer.count }
-        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-      }
-    #endif
+    if withoutReturns, ByteWords.isAvailable {
+      return ByteWords.firstIndex(of: 10, in: buffer, from: start) ?? buffer.count
+    }
     var index = start
     if let base = buffer.baseAddress {
       while index + 8 <= buffer.count, !ByteWords.containsLineBreak(ByteWords.word(base, at: index)) { index += 8 }

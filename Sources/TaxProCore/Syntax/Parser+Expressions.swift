@@ -330,20 +330,15 @@ extension Parser {
     guard token.kind == .star || token.kind == .slash, position > 0, tokens[position - 1].kind == token.kind,
       tokens[position - 1].end == token.start
     else { return nil }
-    let first = tokens[position - 1]
-    let both = span(first).to(span(token))
-    let written = token.kind == .star ? "**" : "//"
+    let both = span(tokens[position - 1]).to(span(token))
     if token.kind == .star {
       error(
-        .notAnOperator(written), at: both,
-        notes: [DiagnosticNote(.help, "a power is written with '^', like 2 ^ 10")],
+        .notAnOperator("**"), at: both, notes: [DiagnosticNote(.help, "a power is written with '^', like 2 ^ 10")],
         fixes: [Fix(title: "Write '^'", replacements: [TextReplacement(span: both, text: "^")])])
     } else {
       error(
-        .notAnOperator(written), at: both,
-        notes: [
-          DiagnosticNote(.help, "a division's whole part is written floor(a / b), and its remainder a mod b")
-        ])
+        .notAnOperator("//"), at: both,
+        notes: [DiagnosticNote(.help, "a division's whole part is written floor(a / b), and its remainder a mod b")])
     }
     lastErrorPosition = position
     advance()

@@ -296,23 +296,28 @@ public struct Parser {
   func calculatorHints() -> [DiagnosticNote] {
     guard position > 0 else { return [] }
     let previous = tokens[position - 1]
-    if at(.equal), previous.kind == .identifier, previous.startsLine || position == 1 {
-      var end = position
+    // The line's tokens from `first` on, as written.
+    func restOfLine(from first: Int) -> String {
+      var end = first
       while end + 1 < tokens.count, tokens[end + 1].kind != .newline, tokens[end + 1].kind != .endOfFile { end += 1 }
-      let statement = source.text(of: Span(file: source.id, start: Int(previous.start), end: Int(tokens[end].end)))
-      return [DiagnosticNote(.help, "did you mean 'let \(statement)'? A name is given a value with 'let'")]
+      return source.text(of: Span(file: source.id, start: Int(tokens[first].start), end: Int(tokens[end].end)))
+    }
+    if at(.equal), previous.kind == .identifier, previous.startsLine || position == 1 {
+      return [
+        DiagnosticNote(
+          .help, "did you mean 'let \(restOfLine(from: position - 1))'? A name is given a value with 'let'")
+      ]
     }
     // `x := 5`, as some languages give a name a value.
-    if at(.colon), previous.kind == .identifier, previous.startsLine || position == 1, position + 1 < tokens.count,
-      tokens[position + 1].kind == .equal, tokens[position + 1].start == current.end
+    if at(.colon), previous.kind == .identifier, previous.startsLine || position == 1, position + 2 < tokens.count,
+      tokens[position + 1].kind == .equal, tokens[position + 1].start == current.end,
+      tokens[position + 2].kind != .newline, tokens[position + 2].kind != .endOfFile
     {
-      var end = position + 1
-      while end + 1 < tokens.count, tokens[end + 1].kind != .newline, tokens[end + 1].kind != .endOfFile { end += 1 }
-      guard end > position + 1 else { return [] }
-      let value = source.text(
-        of: Span(file: source.id, start: Int(tokens[position + 2].start), end: Int(tokens[end].end)))
       return [
-        DiagnosticNote(.help, "did you mean 'let \(text(previous)) = \(value)'? A name is given a value with 'let'")
+        DiagnosticNote(
+          .help,
+          "did you mean 'let \(text(previous)) = \(restOfLine(from: position + 2))'? "
+            + "A name is given a value with 'let'")
       ]
     }
     if at(.comma), previous.kind == .number, peekKind(1) == .number {

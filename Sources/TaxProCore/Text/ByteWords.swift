@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Bytes tested eight at a time: a buffer's bytes loaded as one `UInt64` word, and whether any of the word's bytes is a
 /// given one. The scans that pass over long runs of ordinary text (line breaks in `SourceFile`, a comment's end in the
 /// `Lexer`, a documentation line's characters in `Documentation`) skip a word at a time when it holds nothing they stop
@@ -26,4 +30,29 @@ enum ByteWords {
 
   /// Whether some byte of `word` is outside ASCII.
   @inline(__always) static func containsNonASCII(_ word: UInt64) -> Bool { word & highs != 0 }
+
+  /// The offset of the first `byte` in `buffer` at or after `start`, found with the C library's vectorised `memchr`;
+  /// nil when there is none. Nil too where there is no C library to ask (`isAvailable` says which): callers keep a
+  /// scan of their own for that case.
+  @inline(__always) static func firstIndex(of byte: UInt8, in buffer: UnsafeBufferPointer<UInt8>, from start: Int)
+    -> Int?
+  {
+    #if canImport(Glibc)
+      guard let base = buffer.baseAddress, start < buffer.count,
+        let found = memchr(base + start, Int32(byte), buffer.count - start)
+      else { return nil }
+      return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+    #else
+      return nil
+    #endif
+  }
+
+  /// Whether `firstIndex(of:in:from:)` searches (there is a C library), rather than answering nil.
+  static var isAvailable: Bool {
+    #if canImport(Glibc)
+      true
+    #else
+      false
+    #endif
+  }
 }

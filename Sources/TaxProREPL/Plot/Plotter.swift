@@ -49,8 +49,6 @@ public struct PlotResult: Sendable {
 /// The x values are computed in exact decimal (money rounded to the cent), so the expression sees the same amounts
 /// a user would type; only the finished values become floating point, for pixel positions.
 public enum Plotter {
-  /// The points of `request`, with its ends checked first and the expression checked once (then evaluated per
-  /// point); `isCancelled` is polled between points, so Ctrl-C stops a long plot.
   /// `list`, with a help on its first error when the range's ends are numbers and the expression checks with the
   /// name as Money: `income` going over `0..10000` in `tax(ON.income_tax, income)`, meant as `$0..$10,000`.
   static func withMoneyRangeHint(
@@ -68,6 +66,8 @@ public enum Plotter {
     return result
   }
 
+  /// The points of `request`, with its ends checked first and the expression checked once (then evaluated per
+  /// point); `isCancelled` is polled between points, so Ctrl-C stops a long plot.
   public static func sample(
     _ request: PlotRequest, in session: Session, isCancelled: () -> Bool = { false }
   ) -> Result<PlotResult, DiagnosticList> {
