@@ -4,6 +4,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -38,4 +39,15 @@ void taxpro_heap_prefault(size_t bytes) {
   pthread_t thread;
   (void)pthread_create(&thread, &attributes, populate, (void *)(uintptr_t)bytes);
   pthread_attr_destroy(&attributes);
+}
+
+void taxpro_heap_grow_and_prefault(size_t bytes) {
+  struct mallinfo2 info = mallinfo2();
+  /* A block larger than the top chunk makes glibc grow the break; below the mmap threshold `tuneAllocator` sets
+   * (32 MiB) it comes from the heap, not from a mapping of its own. */
+  if (info.keepcost < bytes && bytes < (16u << 20)) {
+    void *volatile block = malloc(bytes); /* volatile: not a pair the compiler may drop */
+    free(block);
+  }
+  taxpro_heap_prefault(bytes);
 }

@@ -10,4 +10,9 @@
  * anonymous memory either way; populating them changes no contents, only when the page faults are taken. */
 void taxpro_heap_prefault(size_t bytes);
 
+/* `taxpro_heap_prefault`, after first growing the heap's break to at least `bytes` past the top chunk's start if it
+ * ends sooner (one block taken and given back at once: the break grows by the block and glibc's top pad, and with the
+ * trim threshold `tuneAllocator` sets it stays there). For a process's start, before anything has grown the heap. */
+void taxpro_heap_grow_and_prefault(size_t bytes);
+
 #endif

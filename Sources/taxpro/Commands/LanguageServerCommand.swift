@@ -26,14 +26,22 @@ struct LanguageServerCommand: Command {
   }
 
   func run() throws(UsageError) -> Int32 {
-    LanguageServer.runOnStandardIO(year: year, willParseFirst: LanguageServerCommand.prefaultHeap)
+    if LanguageServerCommand.prefaultHeap != nil { taxpro_heap_grow_and_prefault(LanguageServerCommand.startupPrefault) }
+    return LanguageServer.runOnStandardIO(year: year, willParseFirst: LanguageServerCommand.prefaultHeap)
   }
+
+  /// What the server's start fills before the first document: parsing and checking the standard library (on its own
+  /// thread, `LibraryParse`) grew the heap by about 3 MiB. Faulted in from the start, on the other core, while this one
+  /// starts the server and reads `initialize`: a fresh server's first open of 4,000 lines took 15.2 ms without it and
+  /// 13.8 with it (medians of 60, interleaved), of 40,000 lines 80.4 and 77.7. 8 MiB was slower than 4 (the populating
+  /// thread then competes with the library's for the second core) and 2 the same.
+  static let startupPrefault = 4 << 20
 
   /// While a fresh server parses and checks its first documents, the other core faults in the heap they are about to
   /// fill: 24 bytes for each byte of text (a first open of 40,000 lines, 2.8 MB, grew the heap by 60 MB). A fresh
   /// server's first open of 40,000 lines: 139 ms without it and 115 ms with it (medians of 20 each, interleaved), at
   /// 17 MB more at the peak; of 4,000 lines, 19.1 ms without it and 16.4 with it (medians of 40, interleaved, measured
-  /// later). `TAXPRO_LSP_PREFAULT=0` turns it off, to compare.
+  /// later). `TAXPRO_LSP_PREFAULT=0` turns it and `startupPrefault` off, to compare.
   static let prefaultHeap: (@Sendable (Int) -> Void)? =
     environmentValue("TAXPRO_LSP_PREFAULT") == "0"
     ? nil
