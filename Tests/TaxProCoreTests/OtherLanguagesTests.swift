@@ -42,6 +42,33 @@ import TestSupport
     #expect(Self.parse(expected).diagnostics.isEmpty)
   }
 
+  @Test func anArrowBeforeAResultTypeIsOneErrorWithTheFixToAColon() throws {
+    for (typed, expected) in [
+      ("formula f(a: Money) -> Money = a * 2\n", "formula f(a: Money): Money = a * 2\n"),
+      ("formula f(a: Money)->Money =\n  a * 2\n", "formula f(a: Money):Money =\n  a * 2\n"),
+    ] {
+      let tree = Self.parse(typed, mode: .file)
+      #expect(tree.diagnostics.map(\.message) == ["'->' does not start a result type"], "\(typed)")
+      let diagnostic = try #require(tree.diagnostics.first)
+      #expect(diagnostic.notes.map(\.message) == [
+        "a formula's result type follows ':', like formula half(x: Money): Money = x / 2"
+      ])
+      // Read as the result type it was meant to be: the formula is whole.
+      guard case .formula(let formula)? = tree.declarations.first else {
+        Issue.record("no formula read from \(typed)")
+        continue
+      }
+      #expect(formula.returnType?.name == "Money")
+      #expect(formula.result.kind.isMissing == false)
+      #expect(Self.fixed(typed, by: diagnostic) == expected)
+      #expect(Self.parse(expected, mode: .file).diagnostics.isEmpty)
+    }
+    // With no type after it, the type's own error follows; nothing is read twice.
+    let bare = Self.parse("formula f(a: Money) -> = a\n", mode: .file)
+    #expect(bare.diagnostics.first?.message == "'->' does not start a result type")
+    #expect(bare.diagnostics.count == 2)
+  }
+
   @Test func aWholeDivisionSaysHowToWriteItsPartsWithoutAFix() throws {
     let tree = Self.parse("10 // 3")
     #expect(tree.diagnostics.count == 1)

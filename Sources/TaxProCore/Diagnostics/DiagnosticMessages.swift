@@ -35,6 +35,8 @@ extension DiagnosticMessage {
   static var yearNotWhole: Self { Self(.syntax, "a year is a whole number such as 2025") }
   /// `**` or `//`, from another language.
   static func notAnOperator(_ written: String) -> Self { Self(.syntax, "'\(written)' is not an operator") }
+  /// `formula f(x: Money) -> Money`, from another language.
+  static var arrowBeforeResultType: Self { Self(.syntax, "'->' does not start a result type") }
   static var onlyNamesAreCalled: Self { Self(.syntax, "only formulas and built-in functions can be called") }
 
   // MARK: unexpected-character

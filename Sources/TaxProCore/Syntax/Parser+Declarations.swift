@@ -32,6 +32,8 @@ extension Parser {
     if at(.colon) {
       advance()
       returnType = parseType()
+    } else if at(.arrow) {
+      returnType = parseArrowResultType()
     }
     var lets: [LetBinding] = []
     var result = Expression(.missing, previousSpan)
@@ -42,6 +44,20 @@ extension Parser {
     return FormulaDeclaration(.init(
       documentation: documentation, name: name, parameters: parameters, returnType: returnType, lets: lets,
       result: result, span: span(keyword).to(end)))
+  }
+
+  /// `-> Money` after a formula's parameters, as Swift, Rust and Python annotate a result: one error with the fix to
+  /// `: Money` (the space before the arrow goes too), and the type read on as the formula's result type.
+  mutating func parseArrowResultType() -> TypeAnnotation? {
+    let arrow = span(current)
+    let replaced = Span(file: arrow.file, start: previousSpan.end, end: arrow.end)
+    error(
+      .arrowBeforeResultType, at: arrow,
+      notes: [DiagnosticNote(.help, "a formula's result type follows ':', like formula half(x: Money): Money = x / 2")],
+      fixes: [Fix(title: "Write ':'", replacements: [TextReplacement(span: replaced, text: ":")])])
+    lastErrorPosition = position
+    advance()
+    return parseType()
   }
 
   /// `in LOW..HIGH`, if the next token is `in` (a parameter's range, a named amount's budget line); `between` says
