@@ -69,6 +69,34 @@ import TestSupport
     #expect(bare.diagnostics.count == 2)
   }
 
+  @Test func aFunctionDeclaredAsElsewhereIsOneErrorWithTheFixToFormula() throws {
+    for word in ["def", "fn", "fun", "func", "function"] {
+      let typed = "\(word) half(x: Money): Money = x / 2\n"
+      let tree = Self.parse(typed, mode: .file)
+      #expect(tree.diagnostics.map(\.message) == ["'\(word)' does not declare a formula"])
+      let diagnostic = try #require(tree.diagnostics.first)
+      #expect(diagnostic.notes.map(\.message) == [
+        "a formula is declared with 'formula', like formula half(x: Money): Money = x / 2"
+      ])
+      guard case .formula(let formula)? = tree.declarations.first else {
+        Issue.record("no formula read from \(typed)")
+        continue
+      }
+      #expect(formula.name.name == "half")
+      let expected = "formula half(x: Money): Money = x / 2\n"
+      #expect(Self.fixed(typed, by: diagnostic) == expected)
+      #expect(Self.parse(expected, mode: .file).diagnostics.isEmpty)
+    }
+    // Both habits at once are two errors, each with its fix; the formula is still read.
+    let both = Self.parse("def half(x: Money) -> Money = x / 2\n", mode: .file)
+    #expect(both.diagnostics.map(\.message) == [
+      "'def' does not declare a formula", "'->' does not start a result type",
+    ])
+    // A name called is not a declaration: `def(5)` and `def` alone are unknown names, as before.
+    #expect(Self.parse("def(5)").diagnostics.isEmpty)
+    #expect(Self.parse("fn").diagnostics.isEmpty)
+  }
+
   @Test func aWholeDivisionSaysHowToWriteItsPartsWithoutAFix() throws {
     let tree = Self.parse("10 // 3")
     #expect(tree.diagnostics.count == 1)

@@ -37,6 +37,8 @@ extension DiagnosticMessage {
   static func notAnOperator(_ written: String) -> Self { Self(.syntax, "'\(written)' is not an operator") }
   /// `formula f(x: Money) -> Money`, from another language.
   static var arrowBeforeResultType: Self { Self(.syntax, "'->' does not start a result type") }
+  /// `def half(x)`, from another language.
+  static func foreignFormulaWord(_ word: String) -> Self { Self(.syntax, "'\(word)' does not declare a formula") }
   static var onlyNamesAreCalled: Self { Self(.syntax, "only formulas and built-in functions can be called") }
 
   // MARK: unexpected-character

@@ -522,6 +522,16 @@ public struct Parser {
     return declarations
   }
 
+  /// The word, when a statement starts as other languages declare a function — `def`, `fn`, `fun`, `func` or
+  /// `function`, then a name and `(` — and nil otherwise.
+  func foreignFormulaWord() -> String? {
+    guard current.kind == .identifier, position + 2 < tokens.count, tokens[position + 1].kind == .identifier,
+      tokens[position + 2].kind == .leftParen
+    else { return nil }
+    let word = text(current)
+    return ["def", "fn", "fun", "func", "function"].contains(word) ? word : nil
+  }
+
   mutating func parseDeclaration() -> Declaration? {
     switch declarationKind {
     case .kwFormula: return parseFormula().map { .formula($0) }
@@ -537,6 +547,16 @@ public struct Parser {
       advance()
       return nil
     default:
+      if let word = foreignFormulaWord() {
+        // `def half(x)`, as another language declares a function: one error with the fix to `formula`, and read on
+        // as the formula it was meant to be.
+        let wordSpan = span(current)
+        error(
+          .foreignFormulaWord(word), at: wordSpan,
+          notes: [DiagnosticNote(.help, "a formula is declared with 'formula', like formula half(x: Money): Money = x / 2")],
+          fixes: [Fix(title: "Write 'formula'", replacements: [TextReplacement(span: wordSpan, text: "formula")])])
+        return parseFormula().map { .formula($0) }
+      }
       let expression = parseExpression()
       if mode == .file {
         error(
