@@ -22,6 +22,8 @@ enum Batch {
   struct Column {
     var name: String
     var type: TaxType
+    /// The first row's value the type was read from, when the header does not say it (`name:Type`).
+    var inferredFrom: String? = nil
   }
 
   static func run(
@@ -66,6 +68,9 @@ enum Batch {
         var names = columns.map(\.name).joined(separator: ", ")
         if names.count > 200 { names = String(names.prefix(200)) + "…" }
         Output.writeError("note: the columns of '\(csvPath)' are \(names)\n")
+      }
+      for note in inferredTypeNotes(list.diagnostics, expression: expression, columns: columns, csvPath: csvPath) {
+        Output.writeError(note)
       }
       return 1
     }
@@ -132,6 +137,28 @@ enum Batch {
     return status
   }
 
+  /// A note for each column whose type was read from its first value and that a type mismatch in `expression` is
+  /// about (the diagnostic's span is the column's name): a column of plain numbers is Number, and `tax(…, income)`
+  /// wants Money, which the header can say.
+  static func inferredTypeNotes(
+    _ diagnostics: [Diagnostic], expression: String, columns: [Column], csvPath: String
+  ) -> [String] {
+    let text = Array(expression.utf8)
+    var named: Set<String> = []
+    for diagnostic in diagnostics where diagnostic.code == .typeMismatch {
+      let start = diagnostic.span.start
+      let end = diagnostic.span.end
+      guard start >= 0, start < end, end <= text.count else { continue }
+      named.insert(String(decoding: text[start..<end], as: UTF8.self))
+    }
+    return columns.compactMap { column in
+      guard let sample = column.inferredFrom, named.contains(column.name) else { return nil }
+      let shown = sample.count > 40 ? String(sample.prefix(40)) + "…" : sample
+      return "note: column '\(column.name)' of '\(csvPath)' is \(column.type), read from its first value "
+        + "'\(shown.escapingControlCharacters(tabs: false))'; the header can name its type, like \(column.name):Money\n"
+    }
+  }
+
   /// The columns the header names, typed; every problem with them is a usage error, before any row.
   static func columns(
     _ header: [String], firstRow: [String]?, csvPath: String, provinces: Set<String>
@@ -156,6 +183,7 @@ enum Batch {
       }
       seen[name] = position
       var type: TaxType = .text
+      var inferredFrom: String? = nil
       if parts.count == 2 {
         guard let declared = TaxType(name: parts[1]), declared != .brackets else {
           throw UsageError(
@@ -163,9 +191,11 @@ enum Batch {
         }
         type = declared
       } else if let sample = firstRow?[safe: position] {
-        type = inferType(sample.trimmingCharacters(in: .whitespaces), provinces: provinces)
+        let trimmed = sample.trimmingCharacters(in: .whitespaces)
+        type = inferType(trimmed, provinces: provinces)
+        inferredFrom = trimmed
       }
-      columns.append(Column(name: name, type: type))
+      columns.append(Column(name: name, type: type, inferredFrom: inferredFrom))
     }
     return columns
   }

@@ -115,6 +115,28 @@ def test_header_problems_are_usage_errors_before_any_row(run, tmp_path):
     assert f"the columns of '{path}' are income" in result.stderr and result.stdout == ""
 
 
+def test_a_column_typed_by_its_first_value_says_how_to_name_its_type(run, tmp_path):
+    # Plain numbers, as a spreadsheet exports them: the column is Number, and tax() wants Money.
+    path = tmp_path / "incomes.csv"
+    path.write_text("income,age\n50000,40\n85000,51\n")
+    result = run("eval", "--csv", str(path), "tax(ON.income_tax, income)")
+    assert result.returncode == 1 and result.stdout == ""
+    assert "the amount of 'tax' must be Money, but this is Number" in result.stderr
+    assert (f"note: column 'income' of '{path}' is Number, read from its first value '50000'; "
+            "the header can name its type, like income:Money") in result.stderr
+    # Only the column the mistake is about.
+    assert "column 'age'" not in result.stderr
+    # Named in the header, the same file is read as money.
+    path.write_text("income:Money,age\n50000,40\n85000,51\n")
+    result = run("eval", "--csv", str(path), "tax(ON.income_tax, income)")
+    assert result.returncode == 0 and "note:" not in result.stderr
+    assert len(result.stdout.splitlines()) == 2
+    # A column whose type the header gives gets no such note.
+    path.write_text("income:Number\n50000\n")
+    result = run("eval", "--csv", str(path), "tax(ON.income_tax, income)")
+    assert result.returncode == 1 and "note: column" not in result.stderr
+
+
 def test_output_cells_are_quoted_and_formulas_neutralised(run, tmp_path):
     path = tmp_path / "names.csv"
     names = ["=cmd|' /C calc'!A0", "+1+2", "-2+3", "@SUM(A1)", "\tTab", "plain", 'he said "hi", ok', "two\nlines"]
