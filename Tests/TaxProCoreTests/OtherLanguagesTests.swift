@@ -42,26 +42,33 @@ import TestSupport
     #expect(Self.parse(expected).diagnostics.isEmpty)
   }
 
+  /// A formula's header written as another language writes it: one error with `message`, `help` and the fix to
+  /// `expected`, and the formula read whole all the same.
+  static func expectOneErrorReadAsFormula(_ typed: String, _ message: String, _ help: String, fixedTo expected: String)
+    throws
+  {
+    let tree = Self.parse(typed, mode: .file)
+    #expect(tree.diagnostics.map(\.message) == [message], "\(typed)")
+    let diagnostic = try #require(tree.diagnostics.first)
+    #expect(diagnostic.notes.map(\.message) == [help])
+    guard case .formula(let formula)? = tree.declarations.first else {
+      Issue.record("no formula read from \(typed)")
+      return
+    }
+    #expect(formula.returnType?.name == "Money")
+    #expect(formula.result.kind.isMissing == false)
+    #expect(Self.fixed(typed, by: diagnostic) == expected)
+    #expect(Self.parse(expected, mode: .file).diagnostics.isEmpty)
+  }
+
   @Test func anArrowBeforeAResultTypeIsOneErrorWithTheFixToAColon() throws {
     for (typed, expected) in [
       ("formula f(a: Money) -> Money = a * 2\n", "formula f(a: Money): Money = a * 2\n"),
       ("formula f(a: Money)->Money =\n  a * 2\n", "formula f(a: Money):Money =\n  a * 2\n"),
     ] {
-      let tree = Self.parse(typed, mode: .file)
-      #expect(tree.diagnostics.map(\.message) == ["'->' does not start a result type"], "\(typed)")
-      let diagnostic = try #require(tree.diagnostics.first)
-      #expect(diagnostic.notes.map(\.message) == [
-        "a formula's result type follows ':', like formula half(x: Money): Money = x / 2"
-      ])
-      // Read as the result type it was meant to be: the formula is whole.
-      guard case .formula(let formula)? = tree.declarations.first else {
-        Issue.record("no formula read from \(typed)")
-        continue
-      }
-      #expect(formula.returnType?.name == "Money")
-      #expect(formula.result.kind.isMissing == false)
-      #expect(Self.fixed(typed, by: diagnostic) == expected)
-      #expect(Self.parse(expected, mode: .file).diagnostics.isEmpty)
+      try Self.expectOneErrorReadAsFormula(
+        typed, "'->' does not start a result type",
+        "a formula's result type follows ':', like formula half(x: Money): Money = x / 2", fixedTo: expected)
     }
     // With no type after it, the type's own error follows; nothing is read twice.
     let bare = Self.parse("formula f(a: Money) -> = a\n", mode: .file)
@@ -71,21 +78,10 @@ import TestSupport
 
   @Test func aFunctionDeclaredAsElsewhereIsOneErrorWithTheFixToFormula() throws {
     for word in ["def", "fn", "fun", "func", "function"] {
-      let typed = "\(word) half(x: Money): Money = x / 2\n"
-      let tree = Self.parse(typed, mode: .file)
-      #expect(tree.diagnostics.map(\.message) == ["'\(word)' does not declare a formula"])
-      let diagnostic = try #require(tree.diagnostics.first)
-      #expect(diagnostic.notes.map(\.message) == [
-        "a formula is declared with 'formula', like formula half(x: Money): Money = x / 2"
-      ])
-      guard case .formula(let formula)? = tree.declarations.first else {
-        Issue.record("no formula read from \(typed)")
-        continue
-      }
-      #expect(formula.name.name == "half")
-      let expected = "formula half(x: Money): Money = x / 2\n"
-      #expect(Self.fixed(typed, by: diagnostic) == expected)
-      #expect(Self.parse(expected, mode: .file).diagnostics.isEmpty)
+      try Self.expectOneErrorReadAsFormula(
+        "\(word) half(x: Money): Money = x / 2\n", "'\(word)' does not declare a formula",
+        "a formula is declared with 'formula', like formula half(x: Money): Money = x / 2",
+        fixedTo: "formula half(x: Money): Money = x / 2\n")
     }
     // Both habits at once are two errors, each with its fix; the formula is still read.
     let both = Self.parse("def half(x: Money) -> Money = x / 2\n", mode: .file)
