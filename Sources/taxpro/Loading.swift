@@ -6,27 +6,49 @@ import TaxProREPL
 /// The command line's side of loading: finding and reading the files the user named, with usage errors when it
 /// cannot. Parsing, file ids and library copies are the `SourceImporter`'s.
 enum Loading {
+  /// A file to read: a path the user named, or a `.tax` file `found` under a directory they named.
+  struct UserPath: Equatable {
+    var path: String
+    var found = false
+  }
+
   /// The library and `paths` (files, or directories searched for `.tax` files when `directories` is set).
-  static func load(_ paths: [String], libraryTests: Bool = false, directories: Bool = false) throws(UsageError)
-    -> SourceImporter
+  static func load(_ paths: [String], libraryTests: Bool = false) throws(UsageError) -> SourceImporter {
+    var unreadable: [String] = []
+    return try load(paths, libraryTests: libraryTests, directories: false, unreadable: &unreadable)
+  }
+
+  /// `load`, with directories searched: a file found under one that cannot be read is left out, and why is added to
+  /// `unreadable` (a file named that cannot be read is a usage error, as always).
+  static func load(_ paths: [String], libraryTests: Bool = false, directories: Bool, unreadable: inout [String])
+    throws(UsageError) -> SourceImporter
   {
     let userPaths = try expand(paths, directories: directories)
     var importer = try standardLibrary(includeTests: libraryTests)
-    for file in try read(userPaths) { importer.importFile(path: file.path, bytes: file.bytes) }
+    for file in try read(userPaths, unreadable: &unreadable) { importer.importFile(path: file.path, bytes: file.bytes) }
     return importer
   }
 
-  /// The bytes of each file, or a usage error naming the first that cannot be read.
-  static func read(_ paths: [String]) throws(UsageError) -> [(path: String, bytes: [UInt8])] {
+  /// The bytes of each file. One named that cannot be read is a usage error naming it; one found under a directory
+  /// is left out, with why in `unreadable` (a symbolic link loop in a tree should not stop the check of the rest).
+  static func read(_ paths: [UserPath], unreadable: inout [String]) throws(UsageError) -> [(
+    path: String, bytes: [UInt8]
+  )] {
     var contents: [(path: String, bytes: [UInt8])] = []
-    for path in paths {
+    for file in paths {
       do {
-        contents.append((path, try FileReading.contents(of: path)))
+        contents.append((file.path, try FileReading.contents(of: file.path)))
       } catch {
-        throw UsageError(message: error.description)
+        guard file.found else { throw UsageError(message: error.description) }
+        unreadable.append(error.description)
       }
     }
     return contents
+  }
+
+  /// Says on standard error that each of `unreadable` was skipped.
+  static func reportSkipped(_ unreadable: [String]) {
+    for reason in unreadable { Output.writeError("taxpro: \(reason); skipped\n") }
   }
 
   /// `load` for a one-shot command: only the library files that `expression` and the files reach (`LibraryReach`)
@@ -35,12 +57,13 @@ enum Loading {
     importer: SourceImporter, latestYear: Int?
   ) {
     let userPaths = try expand(paths, directories: false)
+    var unreadable: [String] = []
     let library: [LibraryFile]
     switch StandardLibrary.load() {
     case .success(let files): library = files
     case .failure(let error): throw unloadable(error)
     }
-    let contents = try read(userPaths)
+    let contents = try read(userPaths, unreadable: &unreadable)
     let reach = LibraryReach.files(
       library, reachedFrom: [expression] + contents.map { String(decoding: $0.bytes, as: UTF8.self) })
     var importer = SourceImporter(library: library, only: reach.positions)
@@ -60,8 +83,10 @@ enum Loading {
     UsageError(message: "the standard library could not be loaded: \(error.message)")
   }
 
-  static func expand(_ paths: [String], directories: Bool) throws(UsageError) -> [String] {
-    var result: [String] = []
+  /// The files `paths` name: each file, and the `.tax` files under each directory when `directories` is set (in
+  /// order of their paths; a directory whose name ends in `.tax` is searched, not read).
+  static func expand(_ paths: [String], directories: Bool) throws(UsageError) -> [UserPath] {
+    var result: [UserPath] = []
     for path in paths {
       // The cause in words: a symbolic link loop, permission denied, not a regular file, no such file.
       if let problem = FileReading.problem(at: path, directoryAllowed: true) {
@@ -74,11 +99,17 @@ enum Loading {
         let enumerator = FileManager.default.enumerator(atPath: path)
         var found: [String] = []
         while let item = enumerator?.nextObject() as? String {
-          if item.hasSuffix(".tax") { found.append((path as NSString).appendingPathComponent(item)) }
+          guard item.hasSuffix(".tax") else { continue }
+          let full = (path as NSString).appendingPathComponent(item)
+          var foundIsDirectory: ObjCBool = false
+          if FileManager.default.fileExists(atPath: full, isDirectory: &foundIsDirectory), foundIsDirectory.boolValue {
+            continue
+          }
+          found.append(full)
         }
-        result.append(contentsOf: found.sorted())
+        result.append(contentsOf: found.sorted().map { UserPath(path: $0, found: true) })
       } else {
-        result.append(path)
+        result.append(UserPath(path: path))
       }
     }
     return result

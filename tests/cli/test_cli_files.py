@@ -146,6 +146,31 @@ def test_read_errors_name_their_cause(taxpro, tmp_path):
     assert result.returncode == 2 and "not a regular file (a character device)" in result.stderr
 
 
+def test_a_file_in_a_directory_that_cannot_be_read_is_skipped_with_why(taxpro, tmp_path):
+    tree = tmp_path / "tree"
+    (tree / "sub.tax").mkdir(parents=True)  # a directory named like a file: searched, not read
+    (tree / "good.tax").write_text('formula half(x: Money): Money = x / 2\ntest "h" { half($4) == $2 }\n')
+    (tree / "sub.tax" / "bad.tax").write_text("let a = $1 +\n")
+    (tree / "a.tax").symlink_to("b.tax")
+    (tree / "b.tax").symlink_to("a.tax")
+    os.mkfifo(tree / "pipe.tax")
+    for command in (["check"], ["check", "--syntax"], ["test"]):
+        result = taxpro.run(*command, str(tree))
+        assert result.returncode == 1, (command, result.stderr)
+        assert f"taxpro: cannot read '{tree}/a.tax': a symbolic link loop" in result.stderr
+        assert f"cannot read '{tree}/pipe.tax': not a regular file (a FIFO); skipped" in result.stderr
+        # The rest is still checked: the error in the subdirectory is reported.
+        assert f"{tree}/sub.tax/bad.tax:2:1: error[syntax]" in result.stderr, (command, result.stderr)
+    assert "1 passed" in taxpro.run("test", str(tree)).stdout
+    # Without the unreadable files, the tree's only problem is its syntax error; and a clean tree passes.
+    for name in ("a.tax", "b.tax", "pipe.tax"):
+        (tree / name).unlink()
+    result = taxpro.run("check", str(tree))
+    assert result.returncode == 1 and "skipped" not in result.stderr and "1 error" in result.stderr
+    (tree / "sub.tax" / "bad.tax").unlink()
+    assert taxpro.run("check", str(tree)).returncode == 0
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root to change user")
 def test_permission_denied_is_named(taxpro, tmp_path):
     nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]

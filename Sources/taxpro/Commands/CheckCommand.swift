@@ -7,7 +7,8 @@ struct CheckCommand: Command {
     name: "check", summary: "the problems in formula files",
     discussion: """
       Parses and checks the files with the standard library and prints every diagnostic in them, then a count. A \
-      directory stands for the .tax files under it. A copy of a library file (in a folder that also holds \
+      directory stands for the .tax files under it; one of those that cannot be read is skipped, with why (and the \
+      exit status 1). A copy of a library file (in a folder that also holds \
       interfaces.tax and federal.tax) is checked in place of the library's own.
       """,
     arguments: [
@@ -27,7 +28,9 @@ struct CheckCommand: Command {
 
   func run() throws(UsageError) -> Int32 {
     if !syntaxOnly, let status = try runStreamed() { return status }
-    let loaded = try Loading.load(paths, directories: true)
+    var unreadable: [String] = []
+    let loaded = try Loading.load(paths, directories: true, unreadable: &unreadable)
+    Loading.reportSkipped(unreadable)
     KeptUntilExit.keep(loaded)
     // With --syntax, the user's files' parse diagnostics; otherwise a check that keeps only its diagnostics (each
     // checked body is dropped once checked, no program is made), the user's files' among them.
@@ -41,7 +44,7 @@ struct CheckCommand: Command {
       Output.writeError(Output.renderer(sources).render(diagnostics))
       Output.writeError(Commands.summary(diagnostics) + "\n")
     }
-    return diagnostics.hasErrors ? 1 : 0
+    return diagnostics.hasErrors || !unreadable.isEmpty ? 1 : 0
   }
 }
 
@@ -51,11 +54,13 @@ extension CheckCommand {
   /// checked whole) when a path is given twice or a file is a copy of a library file, which the importer handles.
   func runStreamed() throws(UsageError) -> Int32? {
     let userPaths = try Loading.expand(paths, directories: true)
-    guard Set(userPaths).count == userPaths.count,
-      !userPaths.contains(where: { StandardLibrary.libraryName(ofCopy: $0) != nil })
+    guard Set(userPaths.map(\.path)).count == userPaths.count,
+      !userPaths.contains(where: { StandardLibrary.libraryName(ofCopy: $0.path) != nil })
     else { return nil }
     var importer = try Loading.standardLibrary()
-    let contents = try Loading.read(userPaths)
+    var unreadable: [String] = []
+    let contents = try Loading.read(userPaths, unreadable: &unreadable)
+    Loading.reportSkipped(unreadable)
     // The ids `SourceImporter.importFile` would hand out, in the same order.
     let sources = contents.map { SourceFile(id: importer.newFileID(), name: $0.path, bytes: $0.bytes) }
     let library = CheckedLibrary(importer.library, diagnosticsOnly: true)
@@ -79,7 +84,7 @@ extension CheckCommand {
       Output.writeError(Output.renderer(byID).render(diagnostics))
       Output.writeError(Commands.summary(diagnostics) + "\n")
     }
-    return diagnostics.hasErrors ? 1 : 0
+    return diagnostics.hasErrors || !unreadable.isEmpty ? 1 : 0
   }
 }
 

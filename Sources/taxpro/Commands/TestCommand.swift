@@ -24,7 +24,9 @@ struct TestCommand: Command {
 
   func run() throws(UsageError) -> Int32 {
     let useLibrary = inputs.files.isEmpty
-    let loaded = try Loading.load(inputs.files, libraryTests: useLibrary, directories: true)
+    var unreadable: [String] = []
+    let loaded = try Loading.load(inputs.files, libraryTests: useLibrary, directories: true, unreadable: &unreadable)
+    Loading.reportSkipped(unreadable)
     let program = Checker.check(loaded.trees, recordOccurrences: false)
     let files: Set<FileID> = useLibrary ? Set(program.sources.keys) : loaded.userFileIDs
     let problems = program.diagnostics.filter { files.contains($0.span.file) }
@@ -32,6 +34,6 @@ struct TestCommand: Command {
     try Commands.checkYear(inputs.year, years: program.years)
     let outcomes = TestRunner.run(program, year: inputs.year, files: files)
     let status = Commands.report(outcomes, program.sources)
-    return problems.hasErrors ? 1 : status
+    return problems.hasErrors || !unreadable.isEmpty ? 1 : status
   }
 }
