@@ -69,7 +69,7 @@ enum Batch {
         if names.count > 200 { names = String(names.prefix(200)) + "…" }
         Output.writeError("note: the columns of '\(csvPath)' are \(names)\n")
       }
-      for note in inferredTypeNotes(list.diagnostics, expression: expression, columns: columns, csvPath: csvPath) {
+      for note in inferredTypeNotes(list.diagnostics, sources: session.sources, columns: columns, csvPath: csvPath) {
         Output.writeError(note)
       }
       return 1
@@ -137,20 +137,14 @@ enum Batch {
     return status
   }
 
-  /// A note for each column whose type was read from its first value and that a type mismatch in `expression` is
-  /// about (the diagnostic's span is the column's name): a column of plain numbers is Number, and `tax(…, income)`
-  /// wants Money, which the header can say.
+  /// A note for each column whose type was read from its first value and that a type mismatch is about (the
+  /// diagnostic's span, in `sources`, is the column's name): a column of plain numbers is Number, and
+  /// `tax(…, income)` wants Money, which the header can say.
   static func inferredTypeNotes(
-    _ diagnostics: [Diagnostic], expression: String, columns: [Column], csvPath: String
+    _ diagnostics: [Diagnostic], sources: [FileID: SourceFile], columns: [Column], csvPath: String
   ) -> [String] {
-    let text = Array(expression.utf8)
-    var named: Set<String> = []
-    for diagnostic in diagnostics where diagnostic.code == .typeMismatch {
-      let start = diagnostic.span.start
-      let end = diagnostic.span.end
-      guard start >= 0, start < end, end <= text.count else { continue }
-      named.insert(String(decoding: text[start..<end], as: UTF8.self))
-    }
+    let named = Set(
+      diagnostics.filter { $0.code == .typeMismatch }.compactMap { sources[$0.span.file]?.text(of: $0.span) })
     return columns.compactMap { column in
       guard let sample = column.inferredFrom, named.contains(column.name) else { return nil }
       let shown = sample.count > 40 ? String(sample.prefix(40)) + "…" : sample

@@ -53,7 +53,7 @@ extension Parser {
     let replaced = Span(file: arrow.file, start: previousSpan.end, end: arrow.end)
     error(
       .arrowBeforeResultType, at: arrow,
-      notes: [DiagnosticNote(.help, "a formula's result type follows ':', like formula half(x: Money): Money = x / 2")],
+      notes: [DiagnosticNote(.help, "a formula's result type follows ':', like \(Parser.formulaExample)")],
       fixes: [Fix(title: "Write ':'", replacements: [TextReplacement(span: replaced, text: ":")])])
     lastErrorPosition = position
     advance()

@@ -522,6 +522,9 @@ public struct Parser {
     return declarations
   }
 
+  /// A whole formula, for the help of a header written as another language writes it.
+  static let formulaExample = "formula half(x: Money): Money = x / 2"
+
   /// The word, when a statement starts as other languages declare a function — `def`, `fn`, `fun`, `func` or
   /// `function`, then a name and `(` — and nil otherwise.
   func foreignFormulaWord() -> String? {
@@ -553,7 +556,7 @@ public struct Parser {
         let wordSpan = span(current)
         error(
           .foreignFormulaWord(word), at: wordSpan,
-          notes: [DiagnosticNote(.help, "a formula is declared with 'formula', like formula half(x: Money): Money = x / 2")],
+          notes: [DiagnosticNote(.help, "a formula is declared with 'formula', like \(Parser.formulaExample)")],
           fixes: [Fix(title: "Write 'formula'", replacements: [TextReplacement(span: wordSpan, text: "formula")])])
         return parseFormula().map { .formula($0) }
       }
